@@ -1,0 +1,241 @@
+"""Settings for the promotions desk back-office, driven by the environment.
+
+APP_ENV chooses the mode:
+- ``production`` (the default): refuses to start without SECRET_KEY and ALLOWED_HOSTS.
+- ``development``: what ``make run`` uses; SQLite and kombu's filesystem broker under var/
+  unless DATABASE_URL / CELERY_BROKER_URL say otherwise.
+- ``test``: what ``make test`` uses; PostgreSQL only (concurrency tests need real locks).
+"""
+
+import os
+import sys
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
+
+
+def env_str(name: str, default: str | None = None) -> str | None:
+    value = os.environ.get(name)
+    return default if value in (None, "") else value
+
+
+def env_bool(name: str, default: bool = False) -> bool:
+    value = env_str(name)
+    if value is None:
+        return default
+    if value.lower() in ("1", "true", "yes", "on"):
+        return True
+    if value.lower() in ("0", "false", "no", "off"):
+        return False
+    raise ImproperlyConfigured(f"{name} must be a boolean (1/0, true/false), got {value!r}")
+
+
+def env_int(name: str, default: int) -> int:
+    value = env_str(name)
+    if value is None:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be an integer, got {value!r}") from None
+
+
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in (env_str(name, default) or "").split(",") if item.strip()]
+
+
+# pytest imports the settings before any conftest can set the environment.
+APP_ENV = env_str("APP_ENV") or ("test" if "pytest" in sys.modules else "production")
+if APP_ENV not in ("production", "development", "test"):
+    raise ImproperlyConfigured(f"APP_ENV must be production, development or test, got {APP_ENV!r}")
+PRODUCTION = APP_ENV == "production"
+TESTING = APP_ENV == "test"
+
+DEBUG = env_bool("DEBUG", False)
+
+SECRET_KEY = env_str("SECRET_KEY")
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS")
+if PRODUCTION:
+    missing = [name for name, value in (("SECRET_KEY", SECRET_KEY), ("ALLOWED_HOSTS", ALLOWED_HOSTS)) if not value]
+    if missing:
+        raise ImproperlyConfigured(
+            f"Production mode needs {' and '.join(missing)} in the environment "
+            "(set APP_ENV=development for a local run)."
+        )
+else:
+    SECRET_KEY = SECRET_KEY or "insecure-key-for-development-and-tests-only"
+    ALLOWED_HOSTS = ALLOWED_HOSTS or ["localhost", "127.0.0.1", "[::1]", "testserver"]
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    "crispy_forms",
+    "crispy_bootstrap5",
+    "core",
+    "members",
+    "promotions",
+    "draws",
+    "proxies",
+    "prizes",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.auth.middleware.LoginRequiredMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "core.context_processors.navigation",
+            ],
+        },
+    },
+]
+
+# --- Database ------------------------------------------------------------------------------
+_default_db = {
+    "development": f"sqlite:///{VAR_DIR / 'promodesk.sqlite3'}",
+    "test": "postgres://postgres@127.0.0.1:5432/promodesk",
+    "production": None,
+}[APP_ENV]
+_database_url = env_str("DATABASE_URL", _default_db)
+if not _database_url:
+    raise ImproperlyConfigured("Production mode needs DATABASE_URL (postgres://user:pass@host:5432/name).")
+DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=env_int("DB_CONN_MAX_AGE", 60))}
+if TESTING and DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+    raise ImproperlyConfigured("The test suite runs on PostgreSQL only; DATABASE_URL must be postgres://...")
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The web server, the worker and beat all write: wait for the lock rather than fail at once.
+    DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Caches (import progress is shared between the worker and the web server) --------------
+_redis_url = env_str("REDIS_URL") or (
+    env_str("CELERY_BROKER_URL") if (env_str("CELERY_BROKER_URL") or "").startswith("redis") else None
+)
+if _redis_url:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _redis_url}}
+elif TESTING:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache"),
+        }
+    }
+
+# --- Auth, sessions, security --------------------------------------------------------------
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 10}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+if TESTING:
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "login"
+
+# A desk terminal left alone logs itself out: every request renews the timer.
+SESSION_COOKIE_AGE = env_int("SESSION_IDLE_SECONDS", 30 * 60)
+SESSION_SAVE_EVERY_REQUEST = True
+SESSION_EXPIRE_AT_BROWSER_CLOSE = True
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+if PRODUCTION:
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 3600)
+
+# --- Locale and time: store UTC, show Johannesburg -----------------------------------------
+LANGUAGE_CODE = "en-za"
+TIME_ZONE = "Africa/Johannesburg"
+USE_I18N = True
+USE_TZ = True
+
+# --- Static and uploaded files -------------------------------------------------------------
+STATIC_URL = "/static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = VAR_DIR / "staticfiles"
+MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(VAR_DIR / "media")))
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = not PRODUCTION  # serve straight from static/ without collectstatic locally
+DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024  # larger uploads spool to disk, never to memory
+IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 512 * 1024 * 1024)
+
+CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
+CRISPY_TEMPLATE_PACK = "bootstrap5"
+
+# --- Celery --------------------------------------------------------------------------------
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or "filesystem://"
+if CELERY_BROKER_URL == "filesystem://":
+    _queue_dir = VAR_DIR / "celery" / "queue"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_queue_dir),
+        "data_folder_out": str(_queue_dir),
+        "processed_folder": str(VAR_DIR / "celery" / "processed"),
+        "store_processed": False,
+    }
+else:
+    # Redelivery of unacknowledged tasks: longer than any import we expect to run.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TIMEZONE = TIME_ZONE
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celery" / "beat-schedule")
+TICK_SECONDS = env_int("TICK_SECONDS", 15)
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+}
+
+for _folder in (VAR_DIR, MEDIA_ROOT, VAR_DIR / "celery" / "queue", VAR_DIR / "celery" / "processed"):
+    if not PRODUCTION:
+        Path(_folder).mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+
+
+class CoreConfig(AppConfig):
+    name = "core"
+    verbose_name = "Core: audit log and roles"
+
+    def ready(self) -> None:
+        from core.roles import sync_roles
+
+        # Permissions only exist after every app has migrated, so the groups are synced then.
+        post_migrate.connect(sync_roles, dispatch_uid="core.sync_roles")

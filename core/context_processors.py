@@ -1,0 +1,22 @@
+from django.urls import reverse
+
+# (label, url name, permission). A link shows only to those who hold its permission.
+NAVIGATION = [
+    ("Member lookup", "members:lookup", "members.view_member"),
+    ("Sign up a guest", "members:sign_up", "members.add_member"),
+    ("Exclusions", "members:exclusions", "members.view_exclusion"),
+    ("Imports", "members:imports", "members.view_importjob"),
+    ("Audit log", "audit", "core.view_auditevent"),
+]
+
+
+def navigation(request):
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {"nav_items": []}
+    items = [
+        {"label": label, "url": reverse(name), "active": request.path.startswith(reverse(name))}
+        for label, name, permission in NAVIGATION
+        if user.has_perm(permission)
+    ]
+    return {"nav_items": items}

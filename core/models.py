@@ -1,0 +1,52 @@
+from django.conf import settings
+from django.db import models
+
+
+class AuditEvent(models.Model):
+    """One thing that happened, append-only.
+
+    On PostgreSQL a trigger (migration 0002) refuses UPDATE and DELETE, so not even the
+    application can rewrite history. The actor is kept as a plain id plus a label so that
+    deleting a user never needs to touch the log.
+    """
+
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        related_name="+",
+    )
+    actor_label = models.CharField(max_length=150)
+    action = models.CharField(max_length=80)
+    object_type = models.CharField(max_length=80, blank=True)
+    object_id = models.CharField(max_length=64, blank=True)
+    data = models.JSONField(default=dict, blank=True)
+    ip = models.GenericIPAddressField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            # The audit page filters by action, actor or object, newest first.
+            models.Index(fields=["action", "-created_at"], name="audit_action_idx"),
+            models.Index(fields=["actor_label", "-created_at"], name="audit_actor_idx"),
+            models.Index(fields=["object_type", "object_id"], name="audit_object_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return (
+            f"{self.created_at:%Y-%m-%d %H:%M:%S} {self.actor_label} {self.action} {self.object_type}#{self.object_id}"
+        )
+
+
+class WorkerHeartbeat(models.Model):
+    """When the beat tick last ran, so the desk can see that scheduled jobs are alive."""
+
+    name = models.CharField(max_length=40, primary_key=True)
+    last_tick_at = models.DateTimeField()
+    ticks = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.name} @ {self.last_tick_at:%H:%M:%S}"

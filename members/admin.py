@@ -1,0 +1,34 @@
+from django.contrib import admin
+
+from members.models import Exclusion, ImportJob, Member, Property, Tier
+
+
+@admin.register(Property)
+class PropertyAdmin(admin.ModelAdmin):
+    list_display = ["code", "name"]
+
+
+@admin.register(Tier)
+class TierAdmin(admin.ModelAdmin):
+    list_display = ["rank", "code", "name"]
+
+
+@admin.register(Member)
+class MemberAdmin(admin.ModelAdmin):
+    list_display = ["card_number", "first_name", "last_name", "tier", "home_property"]
+    list_select_related = ["tier", "home_property"]
+    search_fields = ["=card_number", "=id_number", "search_name"]
+    list_filter = ["tier", "home_property"]
+    readonly_fields = ["created_at"]
+
+
+@admin.register(Exclusion)
+class ExclusionAdmin(admin.ModelAdmin):
+    list_display = ["full_name", "kind", "starts_at", "ends_at"]
+    readonly_fields = ["recorded_by", "recorded_at", "ended_by"]
+
+
+@admin.register(ImportJob)
+class ImportJobAdmin(admin.ModelAdmin):
+    list_display = ["pk", "kind", "original_name", "status", "rows_total", "error_count", "created_at"]
+    readonly_fields = [f.name for f in ImportJob._meta.fields]

@@ -1,0 +1,65 @@
+"""Identity documents: the three kinds a desk accepts, and validation of SA ID numbers."""
+
+import datetime as dt
+import re
+
+from django.core.exceptions import ValidationError
+from django.db import models
+from stdnum.exceptions import ValidationError as StdnumError
+from stdnum.za import idnr
+
+
+class IdType(models.TextChoices):
+    SA_ID = "sa_id", "South African ID"
+    PASSPORT = "passport", "Passport"
+    DRIVING_LICENCE = "driving_licence", "Driving licence"
+
+
+_DOCUMENT_NUMBER = re.compile(r"^[A-Z0-9]{5,20}$")
+
+
+def normalise_id_number(id_number: str) -> str:
+    return re.sub(r"[\s-]", "", id_number or "").upper()
+
+
+def sa_id_birth_date(id_number: str) -> dt.date:
+    """The birth date embedded in a valid SA ID number; ValidationError if it is not valid."""
+    try:
+        idnr.validate(id_number)
+    except StdnumError:
+        raise ValidationError(
+            "This is not a valid South African ID number: check the 13 digits (the last one is a check digit).",
+            code="invalid_sa_id",
+        ) from None
+    return idnr.get_birth_date(id_number)
+
+
+def validate_identity(id_type: str, id_number: str, date_of_birth: dt.date | None) -> tuple[str, dt.date]:
+    """Check an ID document and return (normalised number, date of birth).
+
+    For an SA ID the birth date comes from the number itself; a date of birth typed as well
+    must agree with it. Passports and licences need the date of birth typed in.
+    """
+    number = normalise_id_number(id_number)
+    if id_type not in IdType.values:
+        raise ValidationError(
+            f"Unknown ID type {id_type!r}: use one of {', '.join(IdType.values)}.", code="invalid_id_type"
+        )
+    if id_type == IdType.SA_ID:
+        born = sa_id_birth_date(number)
+        if date_of_birth and date_of_birth != born:
+            raise ValidationError(
+                f"The date of birth {date_of_birth:%Y-%m-%d} does not match the ID number, "
+                f"which gives {born:%Y-%m-%d}.",
+                code="birth_date_mismatch",
+            )
+        return number, born
+    if not _DOCUMENT_NUMBER.match(number):
+        raise ValidationError("A document number has 5 to 20 letters and digits.", code="invalid_document_number")
+    if date_of_birth is None:
+        raise ValidationError("The date of birth is required for a passport or driving licence.", code="no_birth_date")
+    return number, date_of_birth
+
+
+def age_on(date_of_birth: dt.date, day: dt.date) -> int:
+    return day.year - date_of_birth.year - ((day.month, day.day) < (date_of_birth.month, date_of_birth.day))

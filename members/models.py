@@ -1,0 +1,216 @@
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from members.identity import IdType
+
+
+class Property(models.Model):
+    """A casino where members play and promotions run."""
+
+    code = models.CharField(max_length=10, unique=True, help_text="Short code used in imports, e.g. GRC.")
+    name = models.CharField(max_length=100, unique=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name_plural = "properties"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Tier(models.Model):
+    """A rewards tier; rank orders them, lowest first (Ten < Jack < Queen < King < Ace)."""
+
+    code = models.CharField(max_length=10, unique=True)
+    name = models.CharField(max_length=30, unique=True)
+    rank = models.PositiveSmallIntegerField(unique=True)
+
+    class Meta:
+        ordering = ["rank"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class MemberQuerySet(models.QuerySet):
+    def with_related(self) -> "MemberQuerySet":
+        return self.select_related("tier", "home_property")
+
+
+class Member(models.Model):
+    card_number = models.CharField(max_length=20, unique=True)
+    first_name = models.CharField(max_length=60)
+    last_name = models.CharField(max_length=60)
+    # Lower-case "first last", kept by save() and the importers; the trigram index for
+    # partial-name lookup sits on this column (migration 0002, PostgreSQL only).
+    search_name = models.CharField(max_length=121, editable=False)
+    id_type = models.CharField(max_length=20, choices=IdType.choices, default=IdType.SA_ID)
+    id_number = models.CharField(max_length=20)
+    date_of_birth = models.DateField()
+    phone = models.CharField(max_length=20, blank=True)
+    email = models.EmailField(blank=True)
+    tier = models.ForeignKey(Tier, on_delete=models.PROTECT, related_name="members")
+    home_property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="members")
+    app_registered_on = models.DateField(null=True, blank=True, help_text="When the member registered on the app.")
+    online_betting_active = models.BooleanField(default=False, help_text="Registered and active on online betting.")
+    # Set by the gaming-system feed: the app may only activate tickets while this is true.
+    playing_now = models.BooleanField(default=False)
+    playing_updated_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = MemberQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["last_name", "first_name"]
+        constraints = [
+            models.UniqueConstraint(fields=["id_type", "id_number"], name="member_unique_identity"),
+        ]
+        indexes = [
+            # Lookup by ID number (exact) whatever its type.
+            models.Index(fields=["id_number"], name="member_id_number_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first_name} {self.last_name} ({self.card_number})"
+
+    def save(self, *args, **kwargs):
+        self.search_name = f"{self.first_name} {self.last_name}".lower()
+        if "update_fields" in kwargs and kwargs["update_fields"] is not None:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "search_name"}
+        super().save(*args, **kwargs)
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}"
+
+    @property
+    def masked_id_number(self) -> str:
+        return "*" * max(len(self.id_number) - 4, 0) + self.id_number[-4:]
+
+
+class CardNumberCounter(models.Model):
+    """The last card serial issued; locked while a new card number is taken."""
+
+    last_serial = models.PositiveBigIntegerField()
+
+
+class ExclusionKind(models.TextChoices):
+    SELF_EXCLUSION = "self_exclusion", "Self-excluded"
+    REFUSAL_OF_ENTRY = "refusal_of_entry", "Refusal of Entry order"
+    CONNECTED_PERSON = "connected_person", "Connected person (staff, director, agent or family)"
+
+
+class ExclusionQuerySet(models.QuerySet):
+    def in_force_at(self, moment) -> "ExclusionQuerySet":
+        return self.filter(Q(starts_at__lte=moment), Q(ends_at__isnull=True) | Q(ends_at__gt=moment))
+
+    def for_identity(self, id_type: str, id_number: str) -> "ExclusionQuerySet":
+        return self.filter(id_type=id_type, id_number=id_number)
+
+
+class Exclusion(models.Model):
+    """A person barred from promotions, identified by ID document so that it also bars a
+    guest who has no card yet (national self-exclusion register, Refusal of Entry orders)."""
+
+    id_type = models.CharField(max_length=20, choices=IdType.choices)
+    id_number = models.CharField(max_length=20)
+    full_name = models.CharField(max_length=121, blank=True)
+    kind = models.CharField(max_length=20, choices=ExclusionKind.choices)
+    reason = models.TextField()
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField(null=True, blank=True, help_text="Empty: in force until ended.")
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(auto_now_add=True)
+    ended_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    objects = ExclusionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-starts_at"]
+        indexes = [models.Index(fields=["id_type", "id_number"], name="exclusion_identity_idx")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_at__isnull=True) | Q(ends_at__gt=models.F("starts_at")),
+                name="exclusion_ends_after_start",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.full_name or self.id_number}"
+
+
+class PointsEntry(models.Model):
+    """Points earned by carded play, from the casino management system. Never spent:
+    later issues count the points earned in a draw's earning period."""
+
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="points")
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="+")
+    earned_at = models.DateTimeField()
+    points = models.PositiveIntegerField()
+    reference = models.CharField(max_length=64)
+    import_job = models.ForeignKey("ImportJob", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name_plural = "points entries"
+        constraints = [
+            # Re-importing a file adds nothing twice.
+            models.UniqueConstraint(fields=["property", "reference"], name="points_unique_reference"),
+            models.CheckConstraint(condition=Q(points__gt=0), name="points_positive"),
+        ]
+        indexes = [
+            # Ticket allocation sums a member's points in an earning period.
+            models.Index(fields=["member", "earned_at"], name="points_member_time_idx"),
+        ]
+
+
+class ImportKind(models.TextChoices):
+    MEMBERS = "members", "Members"
+    POINTS = "points", "Points"
+
+
+class ImportStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    SUCCEEDED = "succeeded", "Imported"
+    FAILED = "failed", "Rejected"
+
+
+class ImportJob(models.Model):
+    kind = models.CharField(max_length=10, choices=ImportKind.choices)
+    file = models.FileField(upload_to="imports/%Y/%m/")
+    original_name = models.CharField(max_length=255)
+    size_bytes = models.PositiveBigIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=ImportStatus.choices, default=ImportStatus.QUEUED)
+    rows_total = models.PositiveIntegerField(default=0)
+    rows_imported = models.PositiveIntegerField(default=0)
+    rows_skipped = models.PositiveIntegerField(default=0, help_text="Already imported before (points only).")
+    error_count = models.PositiveIntegerField(default=0)
+    message = models.TextField(blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} import #{self.pk} ({self.original_name})"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (ImportStatus.SUCCEEDED, ImportStatus.FAILED)
+
+
+class ImportRowError(models.Model):
+    """One bad row of a rejected import, by line number of the file (the header is line 1)."""
+
+    job = models.ForeignKey(ImportJob, on_delete=models.CASCADE, related_name="row_errors")
+    line = models.PositiveIntegerField()
+    message = models.CharField(max_length=500)
+
+    class Meta:
+        ordering = ["job", "line", "id"]

@@ -1,0 +1,60 @@
+"""Reads for the members desk."""
+
+import re
+from dataclasses import dataclass
+
+from members.identity import normalise_id_number
+from members.models import Member
+
+LOOKUP_LIMIT = 50
+
+# A magnetic-stripe reader types the track as keystrokes, e.g. ";1000000017?" (track 2)
+# or "%B1000000017^SURNAME/NAME^...?" (track 1), then Enter.
+_TRACK2 = re.compile(r"^;(\d+)(?:=[^?]*)?\?$")
+_TRACK1 = re.compile(r"^%B(\d+)\^.*\?$")
+
+
+@dataclass(frozen=True)
+class LookupResult:
+    query: str
+    matched_by: str  # "card", "id_number", "name" or "" when nothing could be searched
+    members: list[Member]
+    truncated: bool = False
+    hint: str = ""
+
+
+def normalise_lookup(raw: str) -> str:
+    text = (raw or "").strip()
+    for track in (_TRACK2, _TRACK1):
+        match = track.match(text)
+        if match:
+            return match.group(1)
+    return text
+
+
+def member_lookup(raw: str, *, limit: int = LOOKUP_LIMIT) -> LookupResult:
+    """Find members by card swipe, card number, ID number or part of their name.
+
+    Card and ID numbers match exactly (unique indexes); names match every word typed,
+    anywhere in "first last" (trigram index on PostgreSQL).
+    """
+    query = normalise_lookup(raw)
+    if not query:
+        return LookupResult(query, "", [])
+    members = Member.objects.with_related()
+    if query.isdigit():
+        found = list(members.filter(card_number=query))
+        if found:
+            return LookupResult(query, "card", found)
+    if " " not in query:
+        found = list(members.filter(id_number=normalise_id_number(query)))
+        if found or query.isdigit():
+            return LookupResult(query, "id_number", found)
+
+    words = [word for word in query.lower().split() if word]
+    if max(len(word) for word in words) < 3:
+        return LookupResult(query, "", [], hint="Type at least 3 letters of a name, or swipe the card.")
+    for word in words:
+        members = members.filter(search_name__contains=word)
+    found = list(members.order_by("last_name", "first_name", "id")[: limit + 1])
+    return LookupResult(query, "name", found[:limit], truncated=len(found) > limit)
