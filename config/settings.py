@@ -236,6 +236,6 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
 
-for _folder in (VAR_DIR, MEDIA_ROOT, VAR_DIR / "celery" / "queue", VAR_DIR / "celery" / "processed"):
-    if not PRODUCTION:
+if not PRODUCTION:
+    for _folder in (MEDIA_ROOT, STATIC_ROOT, VAR_DIR / "celery" / "queue", VAR_DIR / "celery" / "processed"):
         Path(_folder).mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,117 @@
+"""Every URL of the project, for every role: allowed or forbidden.
+
+A new URL that is not listed in MATRIX fails test_every_url_is_in_the_matrix, so each later
+issue has to say who may use its pages.
+"""
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from conftest import ROLES
+from core.roles import AUDITOR, CASH_DESK, PROMOTIONS_MANAGER, REWARDS_DESK
+
+EVERYONE = {REWARDS_DESK, PROMOTIONS_MANAGER, CASH_DESK, AUDITOR}
+NOBODY: set[str] = set()
+
+# url name -> (kwargs maker, roles allowed to GET it). Superusers may use every page.
+MATRIX = {
+    "home": (None, EVERYONE),
+    "audit": (None, {PROMOTIONS_MANAGER, AUDITOR}),
+    "password_change": (None, EVERYONE),
+    "password_change_done": (None, EVERYONE),
+    "members:lookup": (None, EVERYONE),
+    "members:sign_up": (None, {REWARDS_DESK}),
+    "members:detail": (lambda o: {"member_id": o["member"].pk}, EVERYONE),
+    "members:exclusions": (None, {REWARDS_DESK, PROMOTIONS_MANAGER, AUDITOR}),
+    "members:exclusion_new": (None, {PROMOTIONS_MANAGER}),
+    "members:imports": (None, {PROMOTIONS_MANAGER, AUDITOR}),
+    "members:import_detail": (lambda o: {"job_id": o["job"].pk}, {PROMOTIONS_MANAGER, AUDITOR}),
+    "members:import_progress": (lambda o: {"job_id": o["job"].pk}, {PROMOTIONS_MANAGER, AUDITOR}),
+    "members:import_errors_csv": (lambda o: {"job_id": o["job"].pk}, {PROMOTIONS_MANAGER, AUDITOR}),
+}
+# POST-only actions: (kwargs maker, roles allowed).
+POST_MATRIX = {
+    "members:exclusion_end": (lambda o: {"exclusion_id": o["exclusion"].pk}, {PROMOTIONS_MANAGER}),
+}
+# Served outside the role system: the login page, logout, and Django's admin (staff only).
+OUTSIDE = {"login", "logout"}
+
+
+def _project_url_names(resolver=None, namespace=""):
+    resolver = resolver or get_resolver()
+    for pattern in resolver.url_patterns:
+        if isinstance(pattern, URLResolver):
+            if pattern.app_name == "admin":
+                continue
+            child_ns = f"{namespace}{pattern.namespace}:" if pattern.namespace else namespace
+            yield from _project_url_names(pattern, child_ns)
+        elif isinstance(pattern, URLPattern) and pattern.name:
+            yield f"{namespace}{pattern.name}"
+
+
+@pytest.fixture
+def objects(db, reference_data, user_for):
+    from core.audit import Actor
+    from members.models import ImportJob
+    from members.tests.factories import ExclusionFactory, MemberFactory
+
+    return {
+        "member": MemberFactory(),
+        "job": ImportJob.objects.create(kind="points", original_name="p.csv", file="imports/p.csv"),
+        "exclusion": ExclusionFactory(recorded_by=user_for(PROMOTIONS_MANAGER)),
+        "actor": Actor.system("test"),
+    }
+
+
+def test_every_url_is_in_the_matrix():
+    names = set(_project_url_names())
+    assert names, "no URLs found"
+    unlisted = names - set(MATRIX) - set(POST_MATRIX) - OUTSIDE
+    assert not unlisted, f"add these URLs to the permission matrix: {sorted(unlisted)}"
+
+
+@pytest.mark.parametrize("role", [*ROLES, "superuser", None])
+def test_each_role_gets_exactly_its_pages(role, client_for, client, objects):
+    http = client_for(role) if role else client
+    for name, (kwargs, allowed) in MATRIX.items():
+        url = reverse(name, kwargs=kwargs(objects) if kwargs else None)
+        response = http.get(url)
+        if role is None:
+            assert response.status_code == 302 and "/accounts/login/" in response["Location"], name
+        elif role == "superuser" or role in allowed:
+            assert response.status_code == 200, f"{role} should open {name}, got {response.status_code}"
+        else:
+            assert response.status_code == 403, f"{role} must not open {name}, got {response.status_code}"
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_each_role_may_post_only_its_actions(role, client_for, objects):
+    http = client_for(role)
+    for name, (kwargs, allowed) in POST_MATRIX.items():
+        response = http.post(reverse(name, kwargs=kwargs(objects)))
+        expected = 302 if role in allowed else 403
+        assert response.status_code == expected, f"{role} POST {name}: {response.status_code}"
+
+
+@pytest.mark.parametrize(
+    ("role", "visible", "hidden"),
+    [
+        (REWARDS_DESK, ["Member lookup", "Sign up a guest", "Exclusions"], ["Imports", "Audit log"]),
+        (PROMOTIONS_MANAGER, ["Member lookup", "Exclusions", "Imports", "Audit log"], ["Sign up a guest"]),
+        (CASH_DESK, ["Member lookup"], ["Sign up a guest", "Exclusions", "Imports", "Audit log"]),
+        (AUDITOR, ["Member lookup", "Exclusions", "Imports", "Audit log"], ["Sign up a guest"]),
+    ],
+)
+def test_navigation_shows_each_role_only_its_pages(role, visible, hidden, client_for):
+    nav = client_for(role).get(reverse("home")).context["nav_items"]
+    labels = [item["label"] for item in nav]
+    assert all(label in labels for label in visible), labels
+    assert not any(label in labels for label in hidden), labels
+
+
+def test_the_auditor_cannot_upload_an_import(auditor, reference_data):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    upload = SimpleUploadedFile("p.csv", b"card_number,property,earned_at,points,reference\n")
+    response = auditor.post(reverse("members:imports"), {"kind": "points", "file": upload})
+    assert response.status_code == 403

@@ -1,0 +1,98 @@
+import datetime as dt
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from core.audit import Actor
+from core.errors import DomainError
+from core.models import AuditEvent
+from members.eligibility import member_eligibility
+from members.models import Exclusion
+from members.services import exclusion_end, exclusion_record
+from members.tests.factories import ExclusionFactory, MemberFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_manager_records_an_exclusion_and_the_member_becomes_ineligible(manager, reference_data):
+    member = MemberFactory()
+    response = manager.post(
+        reverse("members:exclusion_new"),
+        {
+            "id_type": member.id_type,
+            "id_number": member.id_number,
+            "full_name": member.full_name,
+            "kind": "connected_person",
+            "reason": "Brother of a cage cashier.",
+            "starts_on": timezone.localdate().isoformat(),
+        },
+    )
+    assert response.status_code == 302
+    eligibility = member_eligibility(member)
+    assert not eligibility.eligible and "Brother of a cage cashier." in eligibility.reasons[0]
+    assert AuditEvent.objects.filter(action="exclusion.recorded").count() == 1
+
+
+def test_the_form_is_prefilled_from_the_member_page(manager, reference_data):
+    member = MemberFactory()
+    form = manager.get(reverse("members:exclusion_new"), {"member": member.pk}).context["form"]
+    assert form.initial["id_number"] == member.id_number
+
+
+def test_an_exclusion_cannot_end_before_it_starts(manager, reference_data):
+    today = timezone.localdate()
+    response = manager.post(
+        reverse("members:exclusion_new"),
+        {
+            "id_type": "passport",
+            "id_number": "A7654321",
+            "full_name": "Someone",
+            "kind": "self_exclusion",
+            "reason": "Asked.",
+            "starts_on": today.isoformat(),
+            "ends_on": (today - dt.timedelta(days=1)).isoformat(),
+        },
+    )
+    assert response.status_code == 200
+    assert "The end date must be after the start date." in response.content.decode()
+    assert not Exclusion.objects.exists()
+
+
+def test_ending_an_exclusion_restores_eligibility_and_is_audited(manager, reference_data, user_for):
+    member = MemberFactory()
+    exclusion = ExclusionFactory(id_type=member.id_type, id_number=member.id_number)
+    assert not member_eligibility(member).eligible
+    response = manager.post(reverse("members:exclusion_end", args=[exclusion.pk]))
+    assert response.status_code == 302
+    assert member_eligibility(member).eligible
+    assert AuditEvent.objects.filter(action="exclusion.ended", object_id=str(exclusion.pk)).exists()
+
+
+def test_an_ended_exclusion_cannot_be_ended_again(user_for, reference_data):
+    actor = Actor.for_user(user_for("promotions_manager"))
+    exclusion = ExclusionFactory()
+    exclusion_end(actor=actor, exclusion_id=exclusion.pk)
+    with pytest.raises(DomainError, match="already ended"):
+        exclusion_end(actor=actor, exclusion_id=exclusion.pk)
+
+
+def test_an_exclusion_needs_a_signed_in_person(reference_data):
+    with pytest.raises(DomainError, match="signed-in manager"):
+        exclusion_record(
+            actor=Actor.system("x"),
+            id_type="sa_id",
+            id_number="8001015009087",
+            full_name="X",
+            kind="self_exclusion",
+            reason="r",
+            starts_at=timezone.now(),
+        )
+
+
+def test_the_desk_sees_exclusions_in_force_but_cannot_end_them(desk, reference_data):
+    ExclusionFactory(full_name="Barred Person")
+    ExclusionFactory(full_name="Former Excludee", ends_at=timezone.now() - dt.timedelta(days=1))
+    content = desk.get(reverse("members:exclusions")).content.decode()
+    assert "Barred Person" in content and "Former Excludee" not in content
+    assert "End now" not in content

@@ -1,0 +1,112 @@
+import datetime as dt
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+from stdnum import luhn
+
+from core.audit import Actor
+from core.errors import DomainError
+from core.models import AuditEvent
+from members.models import ExclusionKind, Member
+from members.services import member_sign_up
+from members.tests.factories import ExclusionFactory, MemberFactory, sa_id_for
+
+pytestmark = pytest.mark.django_db
+
+
+def sign_up(reference_data, **overrides):
+    fields = {
+        "actor": Actor.system("test"),
+        "first_name": "Naledi",
+        "last_name": "Mokoena",
+        "id_type": "sa_id",
+        "id_number": sa_id_for(dt.date(1992, 4, 9)),
+        "date_of_birth": None,
+        "home_property": reference_data["properties"]["GRC"],
+    } | overrides
+    return member_sign_up(**fields)
+
+
+def test_a_guest_is_signed_up_in_the_lowest_tier_with_a_new_card(reference_data):
+    member = sign_up(reference_data)
+    assert member.tier.name == "Ten"
+    assert member.date_of_birth == dt.date(1992, 4, 9)
+    assert luhn.is_valid(member.card_number)
+    assert AuditEvent.objects.filter(action="member.signed_up", object_id=str(member.pk)).exists()
+
+
+def test_two_sign_ups_get_different_card_numbers(reference_data):
+    first = sign_up(reference_data)
+    second = sign_up(reference_data, id_number=sa_id_for(dt.date(1992, 4, 9), 6001))
+    assert first.card_number != second.card_number
+
+
+def test_a_guest_under_18_is_refused_with_the_date_they_turn_18(reference_data):
+    born = timezone.localdate().replace(year=timezone.localdate().year - 17)
+    with pytest.raises(DomainError, match="Under 18") as refused:
+        sign_up(reference_data, id_number=sa_id_for(born))
+    assert refused.value.code == "not_eligible"
+    assert not Member.objects.exists()
+
+
+def test_a_guest_who_turns_18_today_is_accepted(reference_data):
+    today = timezone.localdate()
+    born = today.replace(year=today.year - 18)
+    assert sign_up(reference_data, id_number=sa_id_for(born)).pk
+
+
+@pytest.mark.parametrize("kind", ExclusionKind.values)
+def test_an_excluded_guest_is_refused_with_the_reason(kind, reference_data):
+    number = sa_id_for(dt.date(1970, 1, 1))
+    ExclusionFactory(id_number=number, kind=kind, reason="Order 42/2026.")
+    with pytest.raises(DomainError, match="Order 42/2026"):
+        sign_up(reference_data, id_number=number)
+    assert not Member.objects.exists()
+
+
+def test_a_guest_who_already_has_a_card_is_told_which_one(reference_data):
+    existing = MemberFactory()
+    with pytest.raises(DomainError, match=f"already a member: card {existing.card_number}"):
+        sign_up(reference_data, id_number=existing.id_number)
+
+
+def test_a_bad_sa_id_is_refused_in_words_a_clerk_understands(reference_data):
+    with pytest.raises(DomainError, match="not a valid South African ID number"):
+        sign_up(reference_data, id_number="8001015009088")
+
+
+def test_the_sign_up_page_issues_a_card_and_shows_the_member(desk, reference_data):
+    response = desk.post(
+        reverse("members:sign_up"),
+        {
+            "first_name": "Sipho",
+            "last_name": "Ndlovu",
+            "id_type": "sa_id",
+            "id_number": sa_id_for(dt.date(1988, 8, 8)),
+            "home_property": reference_data["properties"]["GH"].pk,
+            "phone": "+27 82 555 0101",
+        },
+        follow=True,
+    )
+    member = Member.objects.get()
+    assert response.redirect_chain[-1][0] == reverse("members:detail", args=[member.pk])
+    assert f"New card number: {member.card_number}" in response.content.decode()
+
+
+def test_the_sign_up_page_shows_the_refusal_and_keeps_what_was_typed(desk, reference_data):
+    born = timezone.localdate().replace(year=timezone.localdate().year - 16)
+    response = desk.post(
+        reverse("members:sign_up"),
+        {
+            "first_name": "Young",
+            "last_name": "Guest",
+            "id_type": "sa_id",
+            "id_number": sa_id_for(born),
+            "home_property": reference_data["properties"]["GRC"].pk,
+        },
+    )
+    assert response.status_code == 200
+    assert "Sign-up refused. Under 18" in response.content.decode()
+    assert 'value="Young"' in response.content.decode()
+    assert not Member.objects.exists()
