@@ -215,6 +215,7 @@ if CELERY_BROKER_URL == "filesystem://":
         "data_folder_in": str(_queue_dir),
         "data_folder_out": str(_queue_dir),
         "processed_folder": str(VAR_DIR / "celery" / "processed"),
+        "control_folder": str(VAR_DIR / "celery" / "control"),
         "store_processed": False,
     }
 else:
@@ -237,5 +238,5 @@ LOGGING = {
 }
 
 if not PRODUCTION:
-    for _folder in (MEDIA_ROOT, STATIC_ROOT, VAR_DIR / "celery" / "queue", VAR_DIR / "celery" / "processed"):
+    for _folder in (MEDIA_ROOT, STATIC_ROOT, *(VAR_DIR / "celery" / d for d in ("queue", "processed", "control"))):
         Path(_folder).mkdir(parents=True, exist_ok=True)

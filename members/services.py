@@ -197,57 +197,69 @@ def import_job_run(*, job_id: int, actor: Actor) -> ImportJob:
 
     counts = ImportCounts()
     errors = ErrorSpool()
-    message = ""
-    key = _progress_key(job.pk)
     try:
-        with job.file.open("rb") as binary:
-
-            def progress(counts: ImportCounts) -> None:
-                done = min(100, round(100 * binary.tell() / job.size_bytes)) if job.size_bytes else 100
-                cache.set(key, {"rows": counts.rows, "percent": done}, timeout=24 * 3600)
-
-            try:
-                with transaction.atomic():
-                    rows = read_rows(binary, job.kind)
-                    if job.kind == ImportKind.MEMBERS:
-                        import_members_rows(rows, errors, counts, progress)
-                    else:
-                        import_points_rows(rows, errors, counts, progress, job.pk)
-                    if errors.count:
-                        raise _Rollback
-                    if counts.rows == 0:
-                        raise FileRejected("The file has a header but no rows.")
-            except FileRejected as rejected:
-                message = str(rejected)
-            except _Rollback:
-                message = f"{errors.count} bad row(s): nothing was imported. Fix them and upload the whole file again."
-
-        with transaction.atomic():
-            ImportRowError.objects.bulk_create(
-                (ImportRowError(job=job, line=line, message=text) for line, text in errors), batch_size=5000
-            )
-            job.status = ImportStatus.FAILED if message else ImportStatus.SUCCEEDED
-            job.rows_total = counts.rows
-            job.rows_imported = 0 if message else counts.imported
-            job.rows_skipped = 0 if message else counts.skipped
-            job.error_count = errors.count
-            job.message = message
-            job.finished_at = timezone.now()
-            job.save()
-            audit_log(
-                actor=actor,
-                action="import.rejected" if message else "import.completed",
-                obj=job,
-                data={
-                    "kind": job.kind,
-                    "file": job.original_name,
-                    "rows": job.rows_total,
-                    "imported": job.rows_imported,
-                    "skipped": job.rows_skipped,
-                    "errors": job.error_count,
-                },
-            )
+        message = _import_file(job, errors, counts)
+    except Exception as error:
+        # Never leave a job "running" forever: record the failure, then let the worker log it.
+        _import_job_finish(job, actor, counts, errors, f"The import stopped on an unexpected error ({error}).")
+        raise
+    else:
+        _import_job_finish(job, actor, counts, errors, message)
     finally:
         errors.close()
-        cache.set(key, {"rows": counts.rows, "percent": 100}, timeout=3600)
+        cache.set(_progress_key(job.pk), {"rows": counts.rows, "percent": 100}, timeout=3600)
     return job
+
+
+def _import_file(job: ImportJob, errors: ErrorSpool, counts: ImportCounts) -> str:
+    """Import the rows inside one transaction; the refusal message, or "" when imported."""
+    with open(job.file.path, "rb") as binary:
+
+        def progress(counts: ImportCounts) -> None:
+            done = min(100, round(100 * binary.tell() / job.size_bytes)) if job.size_bytes else 100
+            cache.set(_progress_key(job.pk), {"rows": counts.rows, "percent": done}, timeout=24 * 3600)
+
+        try:
+            with transaction.atomic():
+                rows = read_rows(binary, job.kind)
+                if job.kind == ImportKind.MEMBERS:
+                    import_members_rows(rows, errors, counts, progress)
+                else:
+                    import_points_rows(rows, errors, counts, progress, job.pk)
+                if errors.count:
+                    raise _Rollback
+                if counts.rows == 0:
+                    raise FileRejected("The file has a header but no rows.")
+        except FileRejected as rejected:
+            return str(rejected)
+        except _Rollback:
+            return f"{errors.count} bad row(s): nothing was imported. Fix them and upload the whole file again."
+    return ""
+
+
+def _import_job_finish(job: ImportJob, actor: Actor, counts: ImportCounts, errors: ErrorSpool, message: str) -> None:
+    with transaction.atomic():
+        ImportRowError.objects.bulk_create(
+            (ImportRowError(job=job, line=line, message=text) for line, text in errors), batch_size=5000
+        )
+        job.status = ImportStatus.FAILED if message else ImportStatus.SUCCEEDED
+        job.rows_total = counts.rows
+        job.rows_imported = 0 if message else counts.imported
+        job.rows_skipped = 0 if message else counts.skipped
+        job.error_count = errors.count
+        job.message = message
+        job.finished_at = timezone.now()
+        job.save()
+        audit_log(
+            actor=actor,
+            action="import.rejected" if message else "import.completed",
+            obj=job,
+            data={
+                "kind": job.kind,
+                "file": job.original_name,
+                "rows": job.rows_total,
+                "imported": job.rows_imported,
+                "skipped": job.rows_skipped,
+                "errors": job.error_count,
+            },
+        )
