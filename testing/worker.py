@@ -1,0 +1,197 @@
+"""A real Celery worker for integration tests.
+
+`celery_worker` starts `celery -A config worker` in a subprocess (once per test module) on
+Redis database 14, pointed at the pytest-django test database, and switches this process
+(the broker the tasks are sent to, the cache the import progress goes through, MEDIA_ROOT)
+to the same places for the duration of one test. Tests that use it need committed data, so
+the fixture pulls in `transactional_db`.
+
+    from testing.worker import celery_worker_fixture, celery_worker_process_fixture  # noqa: F401
+
+(The fixtures are named `celery_worker` and `celery_worker_process`; importing them under their
+function names keeps the test arguments from shadowing the imports. Imported into a module, a
+fixture is that module's own, so each module that uses it starts, and stops, its own worker.)
+
+    def test_something(celery_worker):
+        some_task.delay()
+        celery_worker.wait_for(lambda: ..., "the task to finish")
+"""
+
+import contextlib
+import os
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+from urllib.parse import quote
+
+import pytest
+import redis
+from django.conf import settings
+from django.db import connection
+from django.test import override_settings
+
+from config.celery import app as celery_app
+
+REDIS_URL = "redis://127.0.0.1:6379/14"
+START_TIMEOUT = 30.0
+STOP_TIMEOUT = 10.0
+WAIT_TIMEOUT = 20.0
+
+T = TypeVar("T")
+
+
+@dataclass
+class Worker:
+    process: subprocess.Popen
+    hostname: str
+    queue: str
+    log_path: Path
+    media_root: Path
+    database_url: str
+
+    def log_tail(self, lines: int = 40) -> str:
+        try:
+            text = self.log_path.read_text(errors="replace")
+        except OSError as error:
+            return f"(no worker log: {error})"
+        return "\n".join(text.splitlines()[-lines:])
+
+    def wait_for(self, probe: Callable[[], T], what: str, timeout: float = WAIT_TIMEOUT, interval: float = 0.1) -> T:
+        """Call `probe` until it returns something truthy and return that; fail after `timeout` s."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = probe()
+            if value:
+                return value
+            if self.process.poll() is not None:
+                pytest.fail(
+                    f"The Celery worker exited (code {self.process.returncode}) while waiting for {what}.\n"
+                    f"Worker log:\n{self.log_tail()}"
+                )
+            if time.monotonic() >= deadline:
+                pytest.fail(
+                    f"Timed out after {timeout:.0f} s waiting for {what} (last value: {value!r}).\n"
+                    f"Worker log:\n{self.log_tail()}"
+                )
+            time.sleep(interval)
+
+
+def _database_url(settings_dict: dict) -> str:
+    user = quote(settings_dict.get("USER") or "", safe="")
+    password = quote(settings_dict.get("PASSWORD") or "", safe="")
+    credentials = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+    host = settings_dict.get("HOST") or "127.0.0.1"
+    port = settings_dict.get("PORT") or "5432"
+    return f"postgres://{credentials}{host}:{port}/{quote(settings_dict['NAME'], safe='')}"
+
+
+@contextlib.contextmanager
+def _sending_to(queue: str) -> Iterator[None]:
+    """Send this process's tasks (and control messages) to the test broker and queue."""
+    conf = celery_app.conf
+    saved = {
+        "broker_url": conf.broker_url,
+        "broker_transport_options": conf.broker_transport_options,
+        "task_default_queue": conf.task_default_queue,
+    }
+    saved_env = os.environ.get("CELERY_BROKER_URL")  # Celery prefers it over conf.broker_url
+    celery_app.close()  # drop connection pools bound to the previous broker
+    os.environ["CELERY_BROKER_URL"] = REDIS_URL
+    conf.broker_url = REDIS_URL
+    conf.broker_transport_options = {"visibility_timeout": 3600}
+    conf.task_default_queue = queue
+    try:
+        yield
+    finally:
+        celery_app.close()
+        for key, value in saved.items():
+            setattr(conf, key, value)
+        if saved_env is None:
+            os.environ.pop("CELERY_BROKER_URL", None)
+        else:
+            os.environ["CELERY_BROKER_URL"] = saved_env
+
+
+def _stop(process: subprocess.Popen) -> None:
+    if process.poll() is not None:
+        return
+    process.terminate()  # warm shutdown
+    try:
+        process.wait(timeout=STOP_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=STOP_TIMEOUT)
+
+
+@pytest.fixture(scope="module", name="celery_worker_process")
+def celery_worker_process_fixture(django_db_setup, tmp_path_factory) -> Iterator[Worker]:
+    """One `celery -A config worker` per test module, on the test database and Redis db 14."""
+    redis.Redis.from_url(REDIS_URL).flushdb()
+    tag = uuid.uuid4().hex[:10]
+    folder = tmp_path_factory.mktemp("celery-worker")
+    media_root = folder / "media"
+    media_root.mkdir()
+    database_url = _database_url(connection.settings_dict)  # the test database, set up by now
+    hostname = f"pytest-{tag}@localhost"
+    queue = f"pytest-{tag}"
+    env = {
+        **os.environ,
+        "APP_ENV": "test",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": database_url,
+        "DB_CONN_MAX_AGE": "0",  # no connection left open to the test database after a task
+        "CELERY_BROKER_URL": REDIS_URL,
+        "REDIS_URL": REDIS_URL,
+        "MEDIA_ROOT": str(media_root),
+        "PYTHONUNBUFFERED": "1",
+    }
+    celery = Path(sys.executable).with_name("celery")
+    if not celery.exists():
+        celery = Path(settings.BASE_DIR) / ".venv" / "bin" / "celery"
+    command = [
+        str(celery),
+        "-A",
+        "config",
+        "worker",
+        "--pool=solo",
+        "--loglevel=INFO",
+        "--without-gossip",
+        "--without-mingle",
+        "--without-heartbeat",
+        f"--hostname={hostname}",
+        f"--queues={queue}",
+    ]
+    log_path = folder / "worker.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(  # noqa: S603 (our own venv's celery, fixed arguments)
+            command, cwd=settings.BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT
+        )
+    worker = Worker(process, hostname, queue, log_path, media_root, database_url)
+    try:
+        with _sending_to(queue):
+            worker.wait_for(
+                lambda: celery_app.control.ping(destination=[hostname], timeout=0.5),
+                f"the Celery worker {hostname} to answer a ping",
+                timeout=START_TIMEOUT,
+                interval=0.2,
+            )
+        yield worker
+    finally:
+        _stop(process)
+        redis.Redis.from_url(REDIS_URL).flushdb()
+
+
+@pytest.fixture(name="celery_worker")
+def celery_worker_fixture(celery_worker_process, transactional_db) -> Iterator[Worker]:
+    """The running worker, with this process sending to it and sharing its cache and media."""
+    worker = celery_worker_process
+    if worker.process.poll() is not None:
+        pytest.fail(f"The Celery worker has exited (code {worker.process.returncode}).\n{worker.log_tail()}")
+    caches = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    with _sending_to(worker.queue), override_settings(CACHES=caches, MEDIA_ROOT=str(worker.media_root)):
+        yield worker
