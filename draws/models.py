@@ -1,0 +1,159 @@
+"""Draws (one date-time of a series), their ticket windows, activations and device tokens.
+
+Time is the authority: every window is stored on its row and checked on every request; the
+beat tick only performs the state change (closing and freezing) once a window has passed.
+"""
+
+import hashlib
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from members.models import Member, Property
+from promotions.models import DrawMethod, DrawSeries
+
+
+class DrawStatus(models.TextChoices):
+    SCHEDULED = "scheduled", "Scheduled"
+    CLOSED = "closed", "Entries frozen"
+    DRAWN = "drawn", "Drawn"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class DrawQuerySet(models.QuerySet):
+    def with_related(self) -> "DrawQuerySet":
+        return self.select_related("series", "series__promotion", "series__rule", "property")
+
+    def accepting_tickets_at(self, moment) -> "DrawQuerySet":
+        return self.filter(
+            status=DrawStatus.SCHEDULED, windows__opens_at__lte=moment, windows__closes_at__gt=moment
+        ).distinct()
+
+
+class Draw(models.Model):
+    series = models.ForeignKey(DrawSeries, on_delete=models.PROTECT, related_name="draws")
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="+")
+    name = models.CharField(max_length=160)
+    scheduled_at = models.DateTimeField()
+    method = models.CharField(max_length=12, choices=DrawMethod.choices)
+    points_per_ticket = models.PositiveIntegerField(
+        null=True, blank=True, help_text="This draw's own rate, when it differs by bin (e.g. 8pm: 250, 9pm: 500)."
+    )
+    # The first opening and the last closing of the ticket windows, kept by the services so the
+    # beat tick can find due draws with one indexed query.
+    tickets_open_at = models.DateTimeField()
+    tickets_close_at = models.DateTimeField()
+    proxies_open_at = models.DateTimeField()
+    proxies_close_at = models.DateTimeField()
+    declines_open_at = models.DateTimeField()
+    declines_close_at = models.DateTimeField()
+    status = models.CharField(max_length=10, choices=DrawStatus.choices, default=DrawStatus.SCHEDULED)
+    moved_from = models.DateTimeField(null=True, blank=True)
+    change_reason = models.TextField(blank=True, help_text="Why the draw was moved or cancelled.")
+    # The per-draw serial counter: the next activation starts here (row-locked).
+    next_serial = models.PositiveBigIntegerField(default=1)
+    # Frozen when the last ticket window closes (see draws.services.draw_close_window).
+    entries_frozen_at = models.DateTimeField(null=True, blank=True)
+    entries_count = models.PositiveIntegerField(default=0)
+    tickets_total = models.PositiveBigIntegerField(default=0)
+    entries_sha256 = models.CharField(max_length=64, blank=True)
+    seed_sha256 = models.CharField(max_length=64, blank=True)
+    seed_hex = models.CharField(max_length=64, blank=True, help_text="Secret until the draw has run.")
+
+    objects = DrawQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["scheduled_at", "id"]
+        indexes = [
+            # The beat tick: scheduled draws whose ticket window has closed.
+            models.Index(fields=["status", "tickets_close_at"], name="draw_due_close_idx"),
+            models.Index(fields=["property", "scheduled_at"], name="draw_property_time_idx"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(tickets_close_at__gt=models.F("tickets_open_at")), name="draw_ticket_window_order"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TicketWindow(models.Model):
+    """One interval in which tickets may be activated, e.g. Friday 21h00-00h00."""
+
+    draw = models.ForeignKey(Draw, on_delete=models.CASCADE, related_name="windows")
+    opens_at = models.DateTimeField()
+    closes_at = models.DateTimeField(help_text="Exclusive: at this instant the window is closed.")
+
+    class Meta:
+        ordering = ["opens_at"]
+        constraints = [
+            models.CheckConstraint(condition=Q(closes_at__gt=models.F("opens_at")), name="window_order"),
+        ]
+
+    def contains(self, moment) -> bool:
+        return self.opens_at <= moment < self.closes_at
+
+
+class Channel(models.TextChoices):
+    EHOST = "ehost", "eHost kiosk"
+    APP = "app", "Mobile app"
+    DESK = "desk", "VIP / Rewards desk"
+
+
+class DeviceToken(models.Model):
+    """An eHost kiosk or app gateway of one property. Only the SHA-256 of the token is kept."""
+
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="devices")
+    name = models.CharField(max_length=80)
+    key_prefix = models.CharField(max_length=8, help_text="The first characters, to tell tokens apart.")
+    key_sha256 = models.CharField(max_length=64, unique=True)
+    is_active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["property", "name"]
+        constraints = [models.UniqueConstraint(fields=["property", "name"], name="device_name_per_property")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.property.code})"
+
+    @staticmethod
+    def hash(token: str) -> str:
+        return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Activation(models.Model):
+    """A member's tickets in one draw: a contiguous range of serials, activated once."""
+
+    draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="activations")
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="activations")
+    channel = models.CharField(max_length=8, choices=Channel.choices)
+    first_serial = models.PositiveBigIntegerField()
+    last_serial = models.PositiveBigIntegerField()
+    tickets = models.PositiveIntegerField()
+    breakdown = models.JSONField(default=dict)
+    receipt_number = models.CharField(max_length=32, unique=True)
+    activated_at = models.DateTimeField()
+    device = models.ForeignKey(DeviceToken, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["draw", "first_serial"]
+        constraints = [
+            models.UniqueConstraint(fields=["draw", "member"], name="one_activation_per_member_per_draw"),
+            # The owner of a drawn serial is found with an index range lookup on this.
+            models.UniqueConstraint(fields=["draw", "first_serial"], name="activation_first_serial"),
+            models.CheckConstraint(
+                condition=Q(last_serial=models.F("first_serial") + models.F("tickets") - 1) & Q(tickets__gt=0),
+                name="activation_serial_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.receipt_number}: {self.first_serial}-{self.last_serial}"

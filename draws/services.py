@@ -1,0 +1,308 @@
+"""State changes of draws: scheduling, moving, activation of tickets, closing windows."""
+
+import datetime as dt
+import hashlib
+import secrets
+from collections.abc import Sequence
+
+from django.db import transaction
+from django.db.models import Count, Sum
+from django.utils import timezone
+
+from core.audit import Actor, audit_log
+from core.errors import DomainError
+from draws.allocation import member_allocation
+from draws.models import Activation, Channel, DeviceToken, Draw, DrawStatus, TicketWindow
+from members.models import Member
+from promotions.models import DrawSeries
+
+Windows = Sequence[tuple[dt.datetime, dt.datetime]]
+
+
+def series_windows(series: DrawSeries, scheduled_at: dt.datetime) -> list[tuple[dt.datetime, dt.datetime]]:
+    """The series' ticket windows for a draw at `scheduled_at`, as aware datetimes."""
+    day = timezone.localtime(scheduled_at).date()
+    windows = []
+    for spec in series.ticket_windows or [{"day": 0, "open": "08:00", "close": None}]:
+        base = day + dt.timedelta(days=int(spec.get("day", 0)))
+        opens = timezone.make_aware(dt.datetime.combine(base, dt.time.fromisoformat(spec["open"])))
+        close = spec.get("close")
+        if close in (None, "", "draw"):
+            closes = scheduled_at  # "until the start of the draw"
+        elif close == "24:00":
+            closes = timezone.make_aware(dt.datetime.combine(base + dt.timedelta(days=1), dt.time()))
+        else:
+            closes = timezone.make_aware(dt.datetime.combine(base, dt.time.fromisoformat(close)))
+        windows.append((opens, closes))
+    return windows
+
+
+def _check_windows(windows: Windows, scheduled_at: dt.datetime) -> None:
+    if not windows:
+        raise DomainError("A draw needs at least one ticket window.", code="no_window")
+    for opens, closes in windows:
+        if closes <= opens:
+            raise DomainError("A ticket window must close after it opens.", code="bad_window")
+        if closes > scheduled_at:
+            raise DomainError("Ticket windows must close by the time the draw starts.", code="bad_window")
+
+
+def _apply_windows(draw: Draw, windows: Windows) -> None:
+    windows = sorted(windows)
+    draw.tickets_open_at, draw.tickets_close_at = windows[0][0], max(c for _, c in windows)
+    day_start = timezone.make_aware(
+        dt.datetime.combine(timezone.localtime(draw.scheduled_at).date(), draw.series.proxies_open)
+    )
+    draw.proxies_open_at = min(day_start, draw.tickets_open_at)
+    draw.proxies_close_at = draw.scheduled_at - dt.timedelta(minutes=draw.series.proxies_close_minutes)
+    # The decline-to-be-present register is open while entries are (Emnotweni rule 14).
+    draw.declines_open_at, draw.declines_close_at = draw.tickets_open_at, draw.scheduled_at
+
+
+def draw_schedule(
+    *,
+    actor: Actor,
+    series: DrawSeries,
+    scheduled_at: dt.datetime,
+    name: str = "",
+    windows: Windows | None = None,
+    points_per_ticket: int | None = None,
+) -> Draw:
+    """Schedule one draw of a series, with the series' windows unless others are given."""
+    windows = list(windows or series_windows(series, scheduled_at))
+    _check_windows(windows, scheduled_at)
+    with transaction.atomic():
+        draw = Draw(
+            series=series,
+            property=series.property,
+            name=name or f"{series.name}, {timezone.localtime(scheduled_at):%a %d %b %Y %H:%M}",
+            scheduled_at=scheduled_at,
+            method=series.method,
+            points_per_ticket=points_per_ticket,
+        )
+        _apply_windows(draw, windows)
+        draw.save()
+        TicketWindow.objects.bulk_create(TicketWindow(draw=draw, opens_at=o, closes_at=c) for o, c in windows)
+        audit_log(
+            actor=actor,
+            action="draw.scheduled",
+            obj=draw,
+            data={
+                "scheduled_at": scheduled_at.isoformat(),
+                "windows": [[o.isoformat(), c.isoformat()] for o, c in windows],
+            },
+        )
+    return draw
+
+
+def draw_move(*, actor: Actor, draw_id: int, scheduled_at: dt.datetime, reason: str) -> Draw:
+    """Move one draw (e.g. 22 October to Tuesday 21 October 13h00); its windows move with it
+    by the same amount and the other draws of the series stay as they are."""
+    if not reason.strip():
+        raise DomainError("Say why the draw is moved: the reason is kept on the draw.", code="no_reason")
+    with transaction.atomic():
+        draw = Draw.objects.select_for_update().select_related("series").get(pk=draw_id)
+        if draw.status != DrawStatus.SCHEDULED or draw.activations.exists():
+            raise DomainError("Only a draw with no activated tickets yet can be moved.", code="not_movable")
+        shift = scheduled_at - draw.scheduled_at
+        windows = [(w.opens_at + shift, w.closes_at + shift) for w in draw.windows.all()]
+        draw.windows.all().delete()
+        TicketWindow.objects.bulk_create(TicketWindow(draw=draw, opens_at=o, closes_at=c) for o, c in windows)
+        original = draw.moved_from or draw.scheduled_at
+        draw.moved_from, draw.scheduled_at, draw.change_reason = original, scheduled_at, reason.strip()
+        _apply_windows(draw, windows)
+        draw.save()
+        audit_log(
+            actor=actor,
+            action="draw.moved",
+            obj=draw,
+            data={"from": original.isoformat(), "to": scheduled_at.isoformat(), "reason": reason.strip()},
+        )
+    return draw
+
+
+def draw_cancel(*, actor: Actor, draw_id: int, reason: str) -> Draw:
+    if not reason.strip():
+        raise DomainError("Say why the draw is cancelled: the reason is kept on the draw.", code="no_reason")
+    with transaction.atomic():
+        draw = Draw.objects.select_for_update().get(pk=draw_id)
+        if draw.status in (DrawStatus.DRAWN, DrawStatus.CANCELLED):
+            raise DomainError(f"This draw is already {draw.get_status_display().lower()}.", code="not_cancellable")
+        draw.status, draw.change_reason = DrawStatus.CANCELLED, reason.strip()
+        draw.save(update_fields=["status", "change_reason"])
+        audit_log(actor=actor, action="draw.cancelled", obj=draw, data={"reason": reason.strip()})
+    return draw
+
+
+# --- Activation ----------------------------------------------------------------------------
+
+
+def _window_refusal(draw: Draw, now: dt.datetime) -> str | None:
+    if draw.status == DrawStatus.CANCELLED:
+        return f"{draw.name} is cancelled."
+    windows = list(draw.windows.all())
+    if draw.status == DrawStatus.SCHEDULED and any(w.contains(now) for w in windows):
+        return None
+    upcoming = [w for w in windows if w.opens_at > now]
+    if upcoming and draw.status == DrawStatus.SCHEDULED:
+        nxt = timezone.localtime(upcoming[0].opens_at)
+        return f"Tickets for {draw.name} can be activated from {nxt:%a %d %b %H:%M}."
+    last = timezone.localtime(max(w.closes_at for w in windows))
+    return f"Ticket activation for {draw.name} closed at {last:%a %d %b %H:%M}."
+
+
+def activation_create(
+    *,
+    actor: Actor,
+    draw_id: int,
+    card_number: str,
+    channel: str,
+    device: DeviceToken | None = None,
+    now: dt.datetime | None = None,
+) -> Activation:
+    """Activate a member's tickets for one draw: once, inside a ticket window, by an eligible
+    member; the tickets get the next contiguous range of the draw's serials.
+
+    Seed rules: receipts are valid for one draw only; activation happens on the draw day within
+    the advertised eHost times (e.g. 08h00-12h55 for the 13h00 draw); the app only admits a
+    member who is actively playing; the VIP desk prints for its own tiers (Fast Lane rule 75).
+    """
+    now = now or timezone.now()
+    member = Member.objects.select_related("tier").filter(card_number=card_number).first()
+    if member is None:
+        raise DomainError(f"No member has card number {card_number}.", code="unknown_card")
+    if channel not in Channel.values:
+        raise DomainError(f"Unknown channel {channel!r}: use ehost, app or desk.", code="bad_channel")
+
+    with transaction.atomic():
+        # The draw row is the serial counter: locking it serialises this draw's activations.
+        draw = (
+            Draw.objects.select_for_update(of=("self",))
+            .select_related("series", "series__rule", "property")
+            .filter(pk=draw_id)
+            .first()
+        )
+        if draw is None:
+            raise DomainError(f"There is no draw {draw_id}.", code="unknown_draw")
+        if device is not None and device.property_id != draw.property_id:
+            raise DomainError(
+                f"This device belongs to {device.property.name}; {draw.name} is at {draw.property.name}.",
+                code="wrong_property",
+            )
+        refusal = _window_refusal(draw, now)
+        if refusal:
+            raise DomainError(refusal, code="window_closed")
+        existing = Activation.objects.filter(draw=draw, member=member).first()
+        if existing:
+            raise DomainError(
+                f"{member.full_name} already activated {existing.tickets} tickets for this draw "
+                f"at {timezone.localtime(existing.activated_at):%H:%M} (receipt {existing.receipt_number}).",
+                code="already_activated",
+            )
+        standing = member_allocation(draw, member, at=now)
+        if standing.refusals:
+            raise DomainError("Not eligible for this draw: " + " ".join(standing.refusals), code="not_eligible")
+        if channel == Channel.APP and not member.playing_now:
+            raise DomainError(
+                "The app accepts entries only while the member is actively playing on slots or tables.",
+                code="not_active_on_floor",
+            )
+        if channel == Channel.DESK:
+            desk_tiers = {t.pk: t.name for t in draw.series.desk_assisted_tiers.all()}
+            if member.tier_id not in desk_tiers:
+                raise DomainError(
+                    f"The desk prints tickets only for {', '.join(desk_tiers.values()) or 'no tier'} members "
+                    "in this draw; send the member to an eHost.",
+                    code="not_eligible",
+                )
+        tickets = standing.tickets
+        if tickets <= 0:
+            raise DomainError(
+                f"{member.full_name} has no tickets for this draw "
+                f"({standing.allocation.points} points in the earning period).",
+                code="no_tickets",
+            )
+        first = draw.next_serial
+        draw.next_serial = first + tickets
+        draw.save(update_fields=["next_serial"])
+        activation = Activation.objects.create(
+            draw=draw,
+            member=member,
+            channel=channel,
+            first_serial=first,
+            last_serial=first + tickets - 1,
+            tickets=tickets,
+            breakdown=standing.allocation.as_dict(),
+            receipt_number=f"{draw.pk}-{first:08d}",
+            activated_at=now,
+            device=device,
+            user=actor.user,
+        )
+        audit_log(
+            actor=actor,
+            action="tickets.activated",
+            obj=activation,
+            data={
+                "draw": draw.pk,
+                "card_number": member.card_number,
+                "channel": channel,
+                "serials": [first, first + tickets - 1],
+                "device": device.name if device else None,
+            },
+        )
+    return activation
+
+
+# --- Closing windows (the beat tick) -------------------------------------------------------
+
+
+def canonical_entries(draw: Draw) -> bytes:
+    """The entry list the draw is run on, in one fixed text form: a line per activation,
+    "first_serial,last_serial,member_id", ordered by serial. Its SHA-256 is published."""
+    rows = draw.activations.order_by("first_serial").values_list("first_serial", "last_serial", "member_id")
+    return "".join(f"{first},{last},{member}\n" for first, last, member in rows.iterator()).encode()
+
+
+def draw_close_window(*, draw_id: int, now: dt.datetime | None = None) -> bool:
+    """Freeze a draw's entries once its last ticket window has closed: record the SHA-256 of the
+    canonical entry list and of a fresh secret seed. True if this call closed it; a second call
+    (another worker, a late tick) finds it closed and changes nothing."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        draw = (
+            Draw.objects.select_for_update(skip_locked=True)
+            .filter(pk=draw_id, status=DrawStatus.SCHEDULED, tickets_close_at__lte=now)
+            .first()
+        )
+        if draw is None:
+            return False
+        entries = canonical_entries(draw)
+        seed = secrets.token_bytes(32)
+        totals = draw.activations.aggregate(n=Count("id"), t=Sum("tickets"))
+        draw.status = DrawStatus.CLOSED
+        draw.entries_frozen_at = now
+        draw.entries_count = totals["n"] or 0
+        draw.tickets_total = totals["t"] or 0
+        draw.entries_sha256 = hashlib.sha256(entries).hexdigest()
+        draw.seed_hex = seed.hex()
+        draw.seed_sha256 = hashlib.sha256(seed).hexdigest()
+        draw.save()
+        audit_log(
+            actor=Actor.system("tick"),
+            action="draw.entries_frozen",
+            obj=draw,
+            data={
+                "entries": draw.entries_count,
+                "tickets": draw.tickets_total,
+                "entries_sha256": draw.entries_sha256,
+                "seed_sha256": draw.seed_sha256,
+            },
+        )
+    return True
+
+
+def draws_close_due(*, now: dt.datetime | None = None) -> int:
+    """Close every draw whose ticket windows have all passed; the number closed."""
+    now = now or timezone.now()
+    due = Draw.objects.filter(status=DrawStatus.SCHEDULED, tickets_close_at__lte=now).values_list("pk", flat=True)
+    return sum(draw_close_window(draw_id=pk, now=now) for pk in list(due[:500]))

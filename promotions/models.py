@@ -1,0 +1,139 @@
+"""Promotions, their draw series and the earning rule of each series.
+
+A series is the recurring kind of draw ("Thursday Queen Tier Cash draw, 20h00"); each of its
+draws (draws.Draw) is one date-time with its own windows and entries. The earning rule
+says how many tickets a member gets for a draw of the series.
+"""
+
+import datetime as dt
+
+from django.db import models
+from django.db.models import Q
+
+from members.models import Property, Tier
+
+
+class PromotionStatus(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    PUBLISHED = "published", "Published"
+    CLOSED = "closed", "Closed"
+
+
+class Promotion(models.Model):
+    code = models.SlugField(max_length=60, unique=True)
+    name = models.CharField(max_length=120)
+    properties = models.ManyToManyField(Property, related_name="promotions")
+    starts_on = models.DateField()
+    ends_on = models.DateField()
+    rules_text = models.TextField(blank=True, help_text="The terms and conditions as published.")
+    status = models.CharField(max_length=10, choices=PromotionStatus.choices, default=PromotionStatus.DRAFT)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_on", "name"]
+        constraints = [models.CheckConstraint(condition=Q(ends_on__gte=models.F("starts_on")), name="promotion_dates")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class DrawMethod(models.TextChoices):
+    ELECTRONIC = "electronic", "Electronic (TEEDS)"
+    MANUAL = "manual", "Manual (paper tickets in a bin)"
+    RAPS = "raps", "RAPS (random active player selection)"
+
+
+class WinOnceScope(models.TextChoices):
+    DRAW = "draw", "Once per draw"
+    DAY = "day", "Once per promotional day"
+    SESSION = "session", "Once per session"
+    BIN = "bin", "Once per draw bin"
+    PERIOD = "period", "Once per draw period"
+
+
+class DrawSeries(models.Model):
+    promotion = models.ForeignKey(Promotion, on_delete=models.CASCADE, related_name="series")
+    code = models.SlugField(max_length=60)
+    name = models.CharField(max_length=120)
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="+")
+    method = models.CharField(max_length=12, choices=DrawMethod.choices, default=DrawMethod.ELECTRONIC)
+    eligible_tiers = models.ManyToManyField(Tier, related_name="+", help_text="Tiers whose members may enter.")
+    desk_assisted_tiers = models.ManyToManyField(
+        Tier, related_name="+", blank=True, help_text="Tiers the VIP desk may activate tickets for."
+    )
+    winners_per_draw = models.PositiveSmallIntegerField(default=1)
+    win_once_scope = models.CharField(max_length=10, choices=WinOnceScope.choices, default=WinOnceScope.DRAW)
+    schedule_text = models.CharField(max_length=300, blank=True, help_text="e.g. Every Wednesday at 13h00")
+    # Defaults for the draws generated for this series; each draw keeps its own copy.
+    ticket_windows = models.JSONField(
+        default=list,
+        help_text='Ticket windows relative to the draw day: [{"day": 0, "open": "08:00", "close": "12:55"}]; '
+        '"day": -1 is the day before; "close": "24:00" is midnight.',
+    )
+    proxies_open = models.TimeField(default=dt.time(8, 0))
+    proxies_close_minutes = models.PositiveSmallIntegerField(
+        default=15, help_text="Proxy nominations close this many minutes before the draw (0: at the start)."
+    )
+
+    class Meta:
+        ordering = ["promotion", "name"]
+        verbose_name_plural = "draw series"
+        constraints = [models.UniqueConstraint(fields=["promotion", "code"], name="series_code_per_promotion")]
+
+    def __str__(self) -> str:
+        return f"{self.promotion.name}: {self.name}"
+
+
+class PeriodKind(models.TextChoices):
+    DAYS_BEFORE = "days_before", "The N days before the draw"
+    MONTH_TO_DATE = "month_to_date", "Calendar month to date (from a start time on the 1st)"
+    FIXED = "fixed", "A fixed range"
+    NONE = "none", "No points needed"
+
+
+class EarningRule(models.Model):
+    """How many tickets a member gets for one draw of the series.
+
+    tickets = min(cap, floor(points / points_per_ticket) + free + bonuses), where points are
+    those earned at the draw's property in the earning period, which always ends just before
+    the draw starts. An equal-opportunity rule gives every eligible member the same count.
+    Tier-keyed values are dicts of tier code to number, e.g. {"QUEEN": 100, "KING": 200}.
+    """
+
+    series = models.OneToOneField(DrawSeries, on_delete=models.CASCADE, related_name="rule")
+    period_kind = models.CharField(max_length=14, choices=PeriodKind.choices, default=PeriodKind.DAYS_BEFORE)
+    period_days = models.PositiveSmallIntegerField(default=7)
+    period_start_time = models.TimeField(default=dt.time(8, 0), help_text="Month to date: earning starts at this time.")
+    fixed_start = models.DateTimeField(null=True, blank=True)
+    fixed_end = models.DateTimeField(null=True, blank=True)
+    points_per_ticket = models.PositiveIntegerField(null=True, blank=True, help_text="For every tier, unless set.")
+    points_per_ticket_by_tier = models.JSONField(default=dict, blank=True)
+    minimum_points = models.PositiveIntegerField(default=0)
+    free_tickets_by_tier = models.JSONField(default=dict, blank=True)
+    free_tickets_by_weekday = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='Free tickets by the weekday of activation (0 = Monday): {"4": {"ACE": 50}, "5": {"ACE": 30}}.',
+    )
+    bonus_app_registered = models.PositiveIntegerField(default=0)
+    bonus_age_50_plus = models.PositiveIntegerField(default=0)
+    bonus_active_at_property = models.PositiveIntegerField(
+        default=0, help_text="For members who earned points at the draw's property in the period."
+    )
+    bonus_per_visit = models.PositiveIntegerField(
+        default=0, help_text="Per gaming visit (a day with points at the property) in the period."
+    )
+    bonus_per_visit_app = models.PositiveIntegerField(
+        default=0, help_text="Extra per visit for app-registered members."
+    )
+    cap = models.PositiveIntegerField(null=True, blank=True, help_text="Most tickets per patron, every tier.")
+    cap_by_tier = models.JSONField(default=dict, blank=True)
+    equal_opportunity_tickets = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Every eligible member gets exactly this many tickets."
+    )
+    assumptions = models.TextField(
+        blank=True, help_text="Values chosen here because the promotion's own table was missing from its rules."
+    )
+
+    def __str__(self) -> str:
+        return f"Earning rule of {self.series}"
