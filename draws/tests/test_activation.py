@@ -1,4 +1,6 @@
 import datetime as dt
+import hashlib
+import itertools
 import threading
 
 import pytest
@@ -156,7 +158,7 @@ def test_twenty_simultaneous_activations_never_overlap(transactional_db, referen
     ranges = sorted(Activation.objects.filter(draw=draw).values_list("first_serial", "last_serial"))
     assert len(ranges) == 20
     assert ranges[0][0] == 1
-    for (_, last), (first, _) in zip(ranges, ranges[1:], strict=False):
+    for (_, last), (first, _) in itertools.pairwise(ranges):
         assert first == last + 1
     assert Draw.objects.get(pk=draw.pk).next_serial == ranges[-1][1] + 1 == sum(range(1, 21)) + 1
 
@@ -169,8 +171,6 @@ def test_closing_the_window_freezes_the_entries_once(draw, member):
     draw.refresh_from_db()
     assert draw.status == DrawStatus.CLOSED and draw.tickets_total == 5 and draw.entries_count == 1
     assert len(draw.entries_sha256) == 64 and len(draw.seed_sha256) == 64
-    import hashlib
-
     assert hashlib.sha256(f"1,5,{member.pk}\n".encode()).hexdigest() == draw.entries_sha256
     assert hashlib.sha256(bytes.fromhex(draw.seed_hex)).hexdigest() == draw.seed_sha256
     assert AuditEvent.objects.filter(action="draw.entries_frozen").count() == 1
