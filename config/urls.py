@@ -2,6 +2,8 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from draws.api import api_urls
+
 urlpatterns = [
     path("", include("core.urls")),
     path("members/", include("members.urls")),
@@ -9,5 +11,6 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
+    path("api/v1/", api_urls()),
     path("admin/", admin.site.urls),
 ]

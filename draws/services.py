@@ -306,3 +306,20 @@ def draws_close_due(*, now: dt.datetime | None = None) -> int:
     now = now or timezone.now()
     due = Draw.objects.filter(status=DrawStatus.SCHEDULED, tickets_close_at__lte=now).values_list("pk", flat=True)
     return sum(draw_close_window(draw_id=pk, now=now) for pk in list(due[:500]))
+
+
+# --- Device tokens -------------------------------------------------------------------------
+
+
+def device_token_create(*, actor: Actor, prop, name: str) -> tuple[DeviceToken, str]:
+    """A new token for an eHost or the app gateway of one property. The token itself is shown
+    once and never stored; only its SHA-256 is."""
+    token = secrets.token_urlsafe(32)
+    with transaction.atomic():
+        if DeviceToken.objects.filter(property=prop, name=name).exists():
+            raise DomainError(f"{prop.name} already has a device called {name!r}.", code="duplicate_device")
+        device = DeviceToken.objects.create(
+            property=prop, name=name, key_prefix=token[:8], key_sha256=DeviceToken.hash(token)
+        )
+        audit_log(actor=actor, action="device.token_created", obj=device, data={"property": prop.code, "name": name})
+    return device, token

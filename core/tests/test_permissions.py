@@ -35,6 +35,9 @@ POST_MATRIX = {
 }
 # Served outside the role system: the login page, logout, and Django's admin (staff only).
 OUTSIDE = {"login", "logout"}
+# The machine API: device tokens, never a staff session (draws/tests/test_api.py).
+DEVICE_API = {"api:activate", "api:activity", "api:api-root", "api:open_draws"}
+PUBLIC = {"api:openapi-json"}
 
 
 def _project_url_names(resolver=None, namespace=""):
@@ -66,7 +69,7 @@ def objects(db, reference_data, user_for):
 def test_every_url_is_in_the_matrix():
     names = set(_project_url_names())
     assert names, "no URLs found"
-    unlisted = names - set(MATRIX) - set(POST_MATRIX) - OUTSIDE
+    unlisted = names - set(MATRIX) - set(POST_MATRIX) - OUTSIDE - DEVICE_API - PUBLIC
     assert not unlisted, f"add these URLs to the permission matrix: {sorted(unlisted)}"
 
 
@@ -115,3 +118,9 @@ def test_the_auditor_cannot_upload_an_import(auditor, reference_data):
     upload = SimpleUploadedFile("p.csv", b"card_number,property,earned_at,points,reference\n")
     response = auditor.post(reverse("members:imports"), {"kind": "points", "file": upload})
     assert response.status_code == 403
+
+
+@pytest.mark.parametrize("role", [*ROLES, "superuser"])
+def test_a_staff_login_does_not_open_the_device_api(role, client_for, objects):
+    response = client_for(role).get(reverse("api:open_draws", kwargs={"card_number": objects["member"].card_number}))
+    assert response.status_code == 401
