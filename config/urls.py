@@ -7,6 +7,8 @@ from draws.api import api_urls
 urlpatterns = [
     path("", include("core.urls")),
     path("members/", include("members.urls")),
+    path("promotions/", include("promotions.urls")),
+    path("draws/", include("draws.urls")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/password/", auth_views.PasswordChangeView.as_view(), name="password_change"),

@@ -5,6 +5,8 @@ NAVIGATION = [
     ("Member lookup", "members:lookup", "members.view_member"),
     ("Sign up a guest", "members:sign_up", "members.add_member"),
     ("Exclusions", "members:exclusions", "members.view_exclusion"),
+    ("Promotions", "promotions:list", "promotions.view_promotion"),
+    ("Draws", "draws:list", "draws.view_draw"),
     ("Imports", "members:imports", "members.view_importjob"),
     ("Audit log", "audit", "core.view_auditevent"),
 ]

@@ -16,6 +16,10 @@ ROLE_PERMISSIONS: dict[str, set[str]] = {
         "members.view_member",
         "members.add_member",
         "members.view_exclusion",
+        "promotions.view_promotion",
+        "draws.view_draw",
+        "draws.view_activation",
+        "draws.add_activation",  # VIP desk printing for Ace, King and Queen members
     },
     PROMOTIONS_MANAGER: {
         "members.view_member",
@@ -25,6 +29,15 @@ ROLE_PERMISSIONS: dict[str, set[str]] = {
         "members.view_importjob",
         "members.add_importjob",
         "core.view_auditevent",
+        "promotions.view_promotion",
+        "promotions.add_promotion",
+        "promotions.change_promotion",
+        "promotions.add_drawseries",
+        "promotions.change_drawseries",
+        "draws.view_draw",
+        "draws.add_draw",
+        "draws.change_draw",
+        "draws.view_activation",
     },
     CASH_DESK: {
         # Cashiers check the winner's identity against the member record before paying out.
@@ -36,6 +49,9 @@ ROLE_PERMISSIONS: dict[str, set[str]] = {
         "members.view_exclusion",
         "members.view_importjob",
         "core.view_auditevent",
+        "promotions.view_promotion",
+        "draws.view_draw",
+        "draws.view_activation",
     },
 }
 

@@ -28,6 +28,8 @@ MATRIX = {
     "members:import_detail": (lambda o: {"job_id": o["job"].pk}, {PROMOTIONS_MANAGER, AUDITOR}),
     "members:import_progress": (lambda o: {"job_id": o["job"].pk}, {PROMOTIONS_MANAGER, AUDITOR}),
     "members:import_errors_csv": (lambda o: {"job_id": o["job"].pk}, {PROMOTIONS_MANAGER, AUDITOR}),
+    "promotions:list": (None, {REWARDS_DESK, PROMOTIONS_MANAGER, AUDITOR}),
+    "draws:list": (None, {REWARDS_DESK, PROMOTIONS_MANAGER, AUDITOR}),
 }
 # POST-only actions: (kwargs maker, roles allowed).
 POST_MATRIX = {
@@ -99,9 +101,9 @@ def test_each_role_may_post_only_its_actions(role, client_for, objects):
 @pytest.mark.parametrize(
     ("role", "visible", "hidden"),
     [
-        (REWARDS_DESK, ["Member lookup", "Sign up a guest", "Exclusions"], ["Imports", "Audit log"]),
+        (REWARDS_DESK, ["Member lookup", "Sign up a guest", "Exclusions", "Draws"], ["Imports", "Audit log"]),
         (PROMOTIONS_MANAGER, ["Member lookup", "Exclusions", "Imports", "Audit log"], ["Sign up a guest"]),
-        (CASH_DESK, ["Member lookup"], ["Sign up a guest", "Exclusions", "Imports", "Audit log"]),
+        (CASH_DESK, ["Member lookup"], ["Sign up a guest", "Exclusions", "Imports", "Audit log", "Draws"]),
         (AUDITOR, ["Member lookup", "Exclusions", "Imports", "Audit log"], ["Sign up a guest"]),
     ],
 )
