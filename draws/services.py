@@ -14,25 +14,29 @@ from core.errors import DomainError
 from draws.allocation import member_allocation
 from draws.models import Activation, Channel, DeviceToken, Draw, DrawStatus, TicketWindow
 from members.models import Member
-from promotions.models import DrawSeries
+from promotions.models import DrawMethod, DrawSeries
 
 Windows = Sequence[tuple[dt.datetime, dt.datetime]]
 
 
 def series_windows(series: DrawSeries, scheduled_at: dt.datetime) -> list[tuple[dt.datetime, dt.datetime]]:
-    """The series' ticket windows for a draw at `scheduled_at`, as aware datetimes."""
+    """The series' ticket windows for a draw at `scheduled_at`, as aware datetimes.
+
+    Each spec is {"day": 0, "open": "08:00", and one of "close": "12:55" | "24:00" (midnight)
+    or "close_before": 5 (minutes before the draw; 0 is "until the start of the draw")}.
+    "day" counts from the draw day: -1 is the Friday before a Saturday draw.
+    """
     day = timezone.localtime(scheduled_at).date()
     windows = []
-    for spec in series.ticket_windows or [{"day": 0, "open": "08:00", "close": None}]:
+    for spec in series.ticket_windows or [{"day": 0, "open": "08:00", "close_before": 0}]:
         base = day + dt.timedelta(days=int(spec.get("day", 0)))
         opens = timezone.make_aware(dt.datetime.combine(base, dt.time.fromisoformat(spec["open"])))
-        close = spec.get("close")
-        if close in (None, "", "draw"):
-            closes = scheduled_at  # "until the start of the draw"
-        elif close == "24:00":
+        if "close_before" in spec:
+            closes = scheduled_at - dt.timedelta(minutes=int(spec["close_before"]))
+        elif spec["close"] == "24:00":
             closes = timezone.make_aware(dt.datetime.combine(base + dt.timedelta(days=1), dt.time()))
         else:
-            closes = timezone.make_aware(dt.datetime.combine(base, dt.time.fromisoformat(close)))
+            closes = timezone.make_aware(dt.datetime.combine(base, dt.time.fromisoformat(spec["close"])))
         windows.append((opens, closes))
     return windows
 
@@ -95,17 +99,20 @@ def draw_schedule(
     return draw
 
 
-def draw_move(*, actor: Actor, draw_id: int, scheduled_at: dt.datetime, reason: str) -> Draw:
-    """Move one draw (e.g. 22 October to Tuesday 21 October 13h00); its windows move with it
-    by the same amount and the other draws of the series stay as they are."""
+def draw_move(
+    *, actor: Actor, draw_id: int, scheduled_at: dt.datetime, reason: str, windows: Windows | None = None
+) -> Draw:
+    """Move one draw (e.g. 22 October to Tuesday 21 October 13h00). Its windows are laid anew
+    from the series for the new day and time (Thursday 20h00 moved to Sunday 13h00 sells
+    tickets on Sunday morning); the other draws of the series stay as they are."""
     if not reason.strip():
         raise DomainError("Say why the draw is moved: the reason is kept on the draw.", code="no_reason")
     with transaction.atomic():
-        draw = Draw.objects.select_for_update().select_related("series").get(pk=draw_id)
+        draw = Draw.objects.select_for_update(of=("self",)).select_related("series").get(pk=draw_id)
         if draw.status != DrawStatus.SCHEDULED or draw.activations.exists():
-            raise DomainError("Only a draw with no activated tickets yet can be moved.", code="not_movable")
-        shift = scheduled_at - draw.scheduled_at
-        windows = [(w.opens_at + shift, w.closes_at + shift) for w in draw.windows.all()]
+            raise DomainError("Only a scheduled draw with no activated tickets yet can be moved.", code="not_movable")
+        windows = list(windows or series_windows(draw.series, scheduled_at))
+        _check_windows(windows, scheduled_at)
         draw.windows.all().delete()
         TicketWindow.objects.bulk_create(TicketWindow(draw=draw, opens_at=o, closes_at=c) for o, c in windows)
         original = draw.moved_from or draw.scheduled_at
@@ -188,6 +195,11 @@ def activation_create(
             raise DomainError(
                 f"This device belongs to {device.property.name}; {draw.name} is at {draw.property.name}.",
                 code="wrong_property",
+            )
+        if draw.method == DrawMethod.RAPS:
+            raise DomainError(
+                "RAPS sessions pick players who are actively playing; there are no tickets to activate.",
+                code="no_tickets",
             )
         refusal = _window_refusal(draw, now)
         if refusal:
