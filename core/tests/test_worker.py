@@ -26,3 +26,38 @@ def test_beat_tick_runs_on_a_real_worker(celery_worker):
     second = celery_worker.wait_for(lambda: _ticks() > first and _ticks(), "the worker to run the second tick")
     assert second == first + 1
     assert WorkerHeartbeat.objects.get(name="beat").last_tick_at > first_tick_at
+
+
+def test_the_tick_closes_a_due_draw_once_however_often_it_runs(celery_worker, reference_data):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from core.audit import Actor
+    from core.models import AuditEvent
+    from draws.models import Draw, DrawStatus
+    from draws.services import activation_create
+    from members.tests.factories import MemberFactory, PointsEntryFactory
+    from promotions.tests.factories import make_draw, make_series
+
+    now = timezone.now()
+    series = make_series(windows=[{"day": -1, "open": "00:00", "close_before": 30}])
+    draw = make_draw(series, now + dt.timedelta(minutes=10))  # its window closed 20 minutes ago
+    member = MemberFactory(card_number="7000000001")
+    PointsEntryFactory(member=member, points=300, earned_at=now - dt.timedelta(days=1))
+    activation_create(
+        actor=Actor.system("test"),
+        draw_id=draw.pk,
+        card_number="7000000001",
+        channel="ehost",
+        now=now - dt.timedelta(minutes=25),
+    )
+
+    tick.delay()
+    tick.delay()
+    celery_worker.wait_for(lambda: _ticks() >= 2, "the worker to run both ticks")
+    draw.refresh_from_db()
+    assert draw.status == DrawStatus.CLOSED and draw.tickets_total == 3
+    frozen = AuditEvent.objects.filter(action="draw.entries_frozen", object_id=str(draw.pk))
+    assert frozen.count() == 1
+    assert Draw.objects.get(pk=draw.pk).entries_sha256 == frozen.get().data["entries_sha256"]

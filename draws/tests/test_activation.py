@@ -177,3 +177,24 @@ def test_closing_the_window_freezes_the_entries_once(draw, member):
     with pytest.raises(DomainError) as refused:
         activate(draw, card="4000000001", at=at(12, 54))  # a late request with an old clock
     assert refused.value.code in ("window_closed", "already_activated")
+
+
+def test_two_workers_closing_the_same_draw_at_once_close_it_once(transactional_db, reference_data):
+    draw = make_draw(make_series(points_per_ticket=100), DRAW_AT)
+    results = []
+    barrier = threading.Barrier(4)
+
+    def worker():
+        try:
+            barrier.wait()
+            results.append(draws_close_due(now=at(12, 56)))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(results) == [0, 0, 0, 1]
+    assert AuditEvent.objects.filter(action="draw.entries_frozen", object_id=str(draw.pk)).count() == 1
