@@ -3,6 +3,8 @@
 import re
 from dataclasses import dataclass
 
+from django.db.models import Q
+
 from members.identity import normalise_id_number
 from members.models import Member
 
@@ -42,12 +44,13 @@ def member_lookup(raw: str, *, limit: int = LOOKUP_LIMIT) -> LookupResult:
     if not query:
         return LookupResult(query, "", [])
     members = Member.objects.with_related()
-    if query.isdigit():
-        found = list(members.filter(card_number=query))
-        if found:
-            return LookupResult(query, "card", found)
     if " " not in query:
-        found = list(members.filter(id_number=normalise_id_number(query)))
+        # One statement for card or ID number: most of a lookup's cost is the ORM, not the index.
+        number = normalise_id_number(query)
+        found = list(members.filter(Q(card_number=query) | Q(id_number=number)))
+        cards = [m for m in found if m.card_number == query]
+        if cards:
+            return LookupResult(query, "card", cards)
         if found or query.isdigit():
             return LookupResult(query, "id_number", found)
 
@@ -56,5 +59,8 @@ def member_lookup(raw: str, *, limit: int = LOOKUP_LIMIT) -> LookupResult:
         return LookupResult(query, "", [], hint="Type at least 3 letters of a name, or swipe the card.")
     for word in words:
         members = members.filter(search_name__contains=word)
-    found = list(members.order_by("last_name", "first_name", "id")[: limit + 1])
+    # No ORDER BY in SQL: sorting every match of a common fragment ("and": 90,000 members)
+    # costs 200 ms; the first limit+1 matches are sorted here. When more match, the desk is
+    # asked to type more, so which 50 are shown does not matter.
+    found = sorted(members.order_by()[: limit + 1], key=lambda m: (m.last_name, m.first_name, m.pk))
     return LookupResult(query, "name", found[:limit], truncated=len(found) > limit)
