@@ -57,10 +57,16 @@ def _apply_windows(draw: Draw, windows: Windows) -> None:
     day_start = timezone.make_aware(
         dt.datetime.combine(timezone.localtime(draw.scheduled_at).date(), draw.series.proxies_open)
     )
-    draw.proxies_open_at = min(day_start, draw.tickets_open_at)
     draw.proxies_close_at = draw.scheduled_at - dt.timedelta(minutes=draw.series.proxies_close_minutes)
+    # Proxy forms open on the draw day (08h00 in every seed), even when tickets print the
+    # evening before; a draw whose day starts after its proxy cut-off opens with its tickets.
+    draw.proxies_open_at = day_start if day_start < draw.proxies_close_at else draw.tickets_open_at
     # The decline-to-be-present register is open while entries are (Emnotweni rule 14).
     draw.declines_open_at, draw.declines_close_at = draw.tickets_open_at, draw.scheduled_at
+
+
+def _draw_name(series: DrawSeries, scheduled_at: dt.datetime) -> str:
+    return f"{series.name}, {timezone.localtime(scheduled_at):%a %d %b %Y %H:%M}"
 
 
 def draw_schedule(
@@ -79,7 +85,7 @@ def draw_schedule(
         draw = Draw(
             series=series,
             property=series.property,
-            name=name or f"{series.name}, {timezone.localtime(scheduled_at):%a %d %b %Y %H:%M}",
+            name=name or _draw_name(series, scheduled_at),
             scheduled_at=scheduled_at,
             method=series.method,
             points_per_ticket=points_per_ticket,
@@ -100,7 +106,13 @@ def draw_schedule(
 
 
 def draw_move(
-    *, actor: Actor, draw_id: int, scheduled_at: dt.datetime, reason: str, windows: Windows | None = None
+    *,
+    actor: Actor,
+    draw_id: int,
+    scheduled_at: dt.datetime,
+    reason: str,
+    windows: Windows | None = None,
+    allow_past: bool = False,
 ) -> Draw:
     """Move one draw (e.g. 22 October to Tuesday 21 October 13h00). Its windows are laid anew
     from the series for the new day and time (Thursday 20h00 moved to Sunday 13h00 sells
@@ -109,8 +121,12 @@ def draw_move(
         raise DomainError("Say why the draw is moved: the reason is kept on the draw.", code="no_reason")
     with transaction.atomic():
         draw = Draw.objects.select_for_update(of=("self",)).select_related("series").get(pk=draw_id)
+        if draw.name == _draw_name(draw.series, draw.scheduled_at):  # a generated name carries the date
+            draw.name = _draw_name(draw.series, scheduled_at)
         if draw.status != DrawStatus.SCHEDULED or draw.activations.exists():
             raise DomainError("Only a scheduled draw with no activated tickets yet can be moved.", code="not_movable")
+        if scheduled_at <= timezone.now() and not allow_past:  # allow_past: loading a calendar as published
+            raise DomainError("A draw can only be moved to a time that is still ahead.", code="in_the_past")
         windows = list(windows or series_windows(draw.series, scheduled_at))
         _check_windows(windows, scheduled_at)
         draw.windows.all().delete()

@@ -5,4 +5,10 @@ from draws import views
 app_name = "draws"
 urlpatterns = [
     path("", views.draw_list, name="list"),
+    path("<int:draw_id>/", views.draw_detail, name="detail"),
+    path("<int:draw_id>/move/", views.draw_move, name="move"),
+    path("<int:draw_id>/cancel/", views.draw_cancel, name="cancel"),
+    path("<int:draw_id>/activate/", views.draw_activate, name="activate"),
+    path("receipts/<int:activation_id>/", views.receipt, name="receipt"),
+    path("receipts/<int:activation_id>.pdf", views.receipt_pdf, name="receipt_pdf"),
 ]

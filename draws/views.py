@@ -1,10 +1,149 @@
+from django.contrib import messages
 from django.contrib.auth.decorators import permission_required
-from django.shortcuts import render
+from django.db.models import Count, Sum
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 
-from draws.models import Draw
+from core.audit import Actor
+from core.errors import DomainError
+from draws import receipts, services
+from draws.allocation import allocation_overview, earning_period, member_allocation
+from draws.forms import CardForm, DrawCancelForm, DrawListFilter, DrawMoveForm
+from draws.models import Activation, Channel, Draw, DrawStatus
+from draws.rule_words import rule_in_words
+from members.models import Member
+from promotions.models import DrawMethod
+
+LATEST_ACTIVATIONS = 50
 
 
 @permission_required("draws.view_draw", raise_exception=True)
 def draw_list(request):
-    draws = Draw.objects.with_related().order_by("-scheduled_at")[:100]
-    return render(request, "draws/list.html", {"draws": draws})
+    when = DrawListFilter(request.GET).choice()
+    now = timezone.now()
+    draws = Draw.objects.with_related()
+    if when == "open":
+        draws = draws.accepting_tickets_at(now).order_by("tickets_close_at", "id")
+    elif when == "upcoming":
+        draws = draws.filter(scheduled_at__gte=now).order_by("scheduled_at", "id")
+    elif when == "past":
+        draws = draws.filter(scheduled_at__lt=now).order_by("-scheduled_at", "-id")
+    else:
+        draws = draws.order_by("-scheduled_at", "-id")
+    return render(request, "draws/list.html", {"draws": draws[:100], "when": when, "choices": DrawListFilter.WHEN})
+
+
+@permission_required("draws.view_draw", raise_exception=True)
+def draw_detail(request, draw_id: int):
+    draw = get_object_or_404(Draw.objects.with_related(), pk=draw_id)
+    eligible_tiers = list(draw.series.eligible_tiers.all())
+    raps = draw.method == DrawMethod.RAPS  # winners come from an active-player list: no tickets
+    context = {
+        "draw": draw,
+        "windows": draw.windows.all(),
+        "earning_period": None if raps else earning_period(draw),
+        "eligible_tiers": eligible_tiers,
+        "desk_tiers": list(draw.series.desk_assisted_tiers.all()),
+        "rule_lines": [] if raps else rule_in_words(draw, eligible_tiers),
+        "entries": _entries(draw),
+        "allocation": None if raps else allocation_overview(draw, at=timezone.now()),
+        "activations": draw.activations.select_related("member").order_by("-first_serial")[:LATEST_ACTIVATIONS],
+        "seed_revealed": draw.status == DrawStatus.DRAWN,
+    }
+    return render(request, "draws/detail.html", context)
+
+
+@permission_required("draws.change_draw", raise_exception=True)
+def draw_move(request, draw_id: int):
+    draw = get_object_or_404(Draw.objects.with_related(), pk=draw_id)
+    form = DrawMoveForm(request.POST or None, initial={"scheduled_at": draw.scheduled_at})
+    if request.method == "POST" and form.is_valid():
+        try:
+            moved = services.draw_move(
+                actor=Actor.from_request(request),
+                draw_id=draw.pk,
+                scheduled_at=form.cleaned_data["scheduled_at"],
+                reason=form.cleaned_data["reason"],
+            )
+        except DomainError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(
+                request, f"{moved.name} is moved to {timezone.localtime(moved.scheduled_at):%a %d %b %Y %H:%M}."
+            )
+            return redirect("draws:detail", draw_id=draw.pk)
+    return render(request, "draws/move.html", {"draw": draw, "form": form})
+
+
+@permission_required("draws.change_draw", raise_exception=True)
+def draw_cancel(request, draw_id: int):
+    draw = get_object_or_404(Draw.objects.with_related(), pk=draw_id)
+    form = DrawCancelForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.draw_cancel(actor=Actor.from_request(request), draw_id=draw.pk, reason=form.cleaned_data["reason"])
+        except DomainError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, f"{draw.name} is cancelled.")
+            return redirect("draws:detail", draw_id=draw.pk)
+    return render(request, "draws/cancel.html", {"draw": draw, "form": form})
+
+
+@permission_required("draws.add_activation", raise_exception=True)
+def draw_activate(request, draw_id: int):
+    """The VIP desk: swipe the card, see the member's tickets for this draw, activate them."""
+    draw = get_object_or_404(Draw.objects.with_related(), pk=draw_id)
+    form = CardForm(request.POST if request.method == "POST" else request.GET or None)
+    member = standing = activation = None
+    if form.is_valid():
+        card = form.cleaned_data["card"]
+        if request.method == "POST":
+            try:
+                activation = services.activation_create(
+                    actor=Actor.from_request(request), draw_id=draw.pk, card_number=card, channel=Channel.DESK
+                )
+            except DomainError as error:
+                form.add_error(None, error.message)
+            else:
+                return redirect("draws:receipt", activation_id=activation.pk)
+        member = Member.objects.with_related().filter(card_number=card).first()
+        if member is None:
+            form.add_error("card", f"No member has card number {card}.")
+        else:
+            standing = member_allocation(draw, member)
+            activation = Activation.objects.filter(draw=draw, member=member).first()
+    context = {
+        "draw": draw,
+        "windows": draw.windows.all(),
+        "form": form,
+        "member": member,
+        "standing": standing,
+        "activation": activation,
+    }
+    return render(request, "draws/activate.html", context)
+
+
+@permission_required("draws.view_activation", raise_exception=True)
+def receipt(request, activation_id: int):
+    activation = get_object_or_404(Activation.objects.select_related(*receipts.RECEIPT_RELATED), pk=activation_id)
+    return render(request, "draws/receipt.html", receipts.receipt_context(activation))
+
+
+@permission_required("draws.view_activation", raise_exception=True)
+def receipt_pdf(request, activation_id: int):
+    activation = get_object_or_404(Activation.objects.select_related(*receipts.RECEIPT_RELATED), pk=activation_id)
+    response = HttpResponse(receipts.receipt_pdf(activation), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="receipt-{activation.receipt_number}.pdf"'
+    return response
+
+
+# --- Reads for the draw page ---------------------------------------------------------------
+
+
+def _entries(draw: Draw) -> dict:
+    if draw.entries_frozen_at:
+        return {"count": draw.entries_count, "tickets": draw.tickets_total}
+    totals = draw.activations.aggregate(count=Count("id"), tickets=Sum("tickets"))
+    return {"count": totals["count"], "tickets": totals["tickets"] or 0}

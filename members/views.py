@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 from core.audit import Actor
 from core.errors import DomainError
 from core.models import AuditEvent
+from draws.selectors import member_upcoming_draws
 from members import services
 from members.eligibility import member_eligibility
 from members.forms import ExclusionForm, ImportForm, LookupForm, SignUpForm
@@ -45,6 +46,7 @@ def member_detail(request, member_id: int):
         )["total"]
         or 0,
         "history": AuditEvent.objects.filter(object_type="members.member", object_id=str(member.pk))[:20],
+        "draws": member_upcoming_draws(member, now),
         "show_id": request.user.has_perm("members.add_member") or request.user.has_perm("members.add_exclusion"),
     }
     return render(request, "members/detail.html", context)

@@ -1,10 +1,115 @@
+from django.contrib import messages
 from django.contrib.auth.decorators import permission_required
-from django.shortcuts import render
+from django.db.models import Count
+from django.shortcuts import get_object_or_404, redirect, render
 
-from promotions.models import Promotion
+from core.audit import Actor
+from core.errors import DomainError
+from draws.models import Draw
+from promotions import services
+from promotions.calendar import draw_calendar
+from promotions.forms import EarningRuleForm, PromotionForm, ScheduleDrawsForm, SeriesForm
+from promotions.models import DrawSeries, EarningRule, Promotion
 
 
 @permission_required("promotions.view_promotion", raise_exception=True)
 def promotion_list(request):
-    promotions = Promotion.objects.prefetch_related("properties").order_by("-starts_on")
+    promotions = (
+        Promotion.objects.prefetch_related("properties")
+        .annotate(series_count=Count("series", distinct=True), draw_count=Count("series__draws"))
+        .order_by("-starts_on")
+    )
     return render(request, "promotions/list.html", {"promotions": promotions})
+
+
+@permission_required("promotions.view_promotion", raise_exception=True)
+def promotion_detail(request, promotion_id: int):
+    promotion = get_object_or_404(Promotion.objects.prefetch_related("properties"), pk=promotion_id)
+    series = (
+        promotion.series.select_related("property", "rule")
+        .prefetch_related("eligible_tiers")
+        .annotate(draw_count=Count("draws"))
+    )
+    draws = Draw.objects.filter(series__promotion=promotion).select_related("series").order_by("scheduled_at")
+    return render(
+        request,
+        "promotions/detail.html",
+        {"promotion": promotion, "series_list": series, "months": draw_calendar(draws)},
+    )
+
+
+@permission_required("promotions.add_promotion", raise_exception=True)
+def promotion_new(request):
+    return _promotion_form(request, Promotion())
+
+
+@permission_required("promotions.change_promotion", raise_exception=True)
+def promotion_edit(request, promotion_id: int):
+    return _promotion_form(request, get_object_or_404(Promotion, pk=promotion_id))
+
+
+def _promotion_form(request, promotion: Promotion):
+    form = PromotionForm(request.POST or None, instance=promotion)
+    if request.method == "POST" and form.is_valid():
+        try:
+            promotion = services.promotion_save(
+                actor=Actor.from_request(request),
+                promotion=form.save(commit=False),
+                properties=form.cleaned_data["properties"],
+            )
+        except DomainError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, f"{promotion.name} saved.")
+            return redirect("promotions:detail", promotion_id=promotion.pk)
+    return render(request, "promotions/form.html", {"form": form, "promotion": promotion})
+
+
+@permission_required("promotions.add_drawseries", raise_exception=True)
+def series_new(request, promotion_id: int):
+    promotion = get_object_or_404(Promotion, pk=promotion_id)
+    return _series_form(request, DrawSeries(promotion=promotion), EarningRule())
+
+
+@permission_required("promotions.change_drawseries", raise_exception=True)
+def series_edit(request, series_id: int):
+    series = get_object_or_404(DrawSeries.objects.select_related("promotion", "rule"), pk=series_id)
+    return _series_form(request, series, series.rule)
+
+
+def _series_form(request, series: DrawSeries, rule: EarningRule):
+    form = SeriesForm(request.POST or None, instance=series, prefix="series")
+    rule_form = EarningRuleForm(request.POST or None, instance=rule, prefix="rule")
+    if request.method == "POST" and form.is_valid() and rule_form.is_valid():
+        try:
+            series = services.series_save(
+                actor=Actor.from_request(request),
+                series=form.save(commit=False),
+                eligible_tiers=form.cleaned_data["eligible_tiers"],
+                desk_tiers=form.cleaned_data["desk_assisted_tiers"],
+                rule=rule_form.save(commit=False),
+            )
+        except DomainError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, f"{series.name} saved.")
+            return redirect("promotions:detail", promotion_id=series.promotion_id)
+    context = {"form": form, "rule_form": rule_form, "series": series, "promotion": series.promotion}
+    return render(request, "promotions/series_form.html", context)
+
+
+@permission_required("draws.add_draw", raise_exception=True)
+def series_schedule(request, series_id: int):
+    series = get_object_or_404(DrawSeries.objects.select_related("promotion"), pk=series_id)
+    form = ScheduleDrawsForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            draws = services.series_schedule_draws(
+                actor=Actor.from_request(request), series=series, moments=form.cleaned_data["moments"]
+            )
+        except DomainError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, f"{len(draws)} draw(s) scheduled for {series.name}.")
+            return redirect("promotions:detail", promotion_id=series.promotion_id)
+    return render(request, "promotions/schedule.html", {"form": form, "series": series})

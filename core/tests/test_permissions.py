@@ -11,6 +11,7 @@ from conftest import ROLES
 from core.roles import AUDITOR, CASH_DESK, PROMOTIONS_MANAGER, REWARDS_DESK
 
 EVERYONE = {REWARDS_DESK, PROMOTIONS_MANAGER, CASH_DESK, AUDITOR}
+READERS = {REWARDS_DESK, PROMOTIONS_MANAGER, AUDITOR}  # promotions, draws and receipts
 NOBODY: set[str] = set()
 
 # url name -> (kwargs maker, roles allowed to GET it). Superusers may use every page.
@@ -28,8 +29,20 @@ MATRIX = {
     "members:import_detail": (lambda o: {"job_id": o["job"].pk}, {PROMOTIONS_MANAGER, AUDITOR}),
     "members:import_progress": (lambda o: {"job_id": o["job"].pk}, {PROMOTIONS_MANAGER, AUDITOR}),
     "members:import_errors_csv": (lambda o: {"job_id": o["job"].pk}, {PROMOTIONS_MANAGER, AUDITOR}),
-    "promotions:list": (None, {REWARDS_DESK, PROMOTIONS_MANAGER, AUDITOR}),
-    "draws:list": (None, {REWARDS_DESK, PROMOTIONS_MANAGER, AUDITOR}),
+    "promotions:list": (None, READERS),
+    "promotions:detail": (lambda o: {"promotion_id": o["series"].promotion_id}, READERS),
+    "promotions:new": (None, {PROMOTIONS_MANAGER}),
+    "promotions:edit": (lambda o: {"promotion_id": o["series"].promotion_id}, {PROMOTIONS_MANAGER}),
+    "promotions:series_new": (lambda o: {"promotion_id": o["series"].promotion_id}, {PROMOTIONS_MANAGER}),
+    "promotions:series_edit": (lambda o: {"series_id": o["series"].pk}, {PROMOTIONS_MANAGER}),
+    "promotions:series_schedule": (lambda o: {"series_id": o["series"].pk}, {PROMOTIONS_MANAGER}),
+    "draws:list": (None, READERS),
+    "draws:detail": (lambda o: {"draw_id": o["draw"].pk}, READERS),
+    "draws:move": (lambda o: {"draw_id": o["draw"].pk}, {PROMOTIONS_MANAGER}),
+    "draws:cancel": (lambda o: {"draw_id": o["draw"].pk}, {PROMOTIONS_MANAGER}),
+    "draws:activate": (lambda o: {"draw_id": o["draw"].pk}, {REWARDS_DESK}),
+    "draws:receipt": (lambda o: {"activation_id": o["activation"].pk}, READERS),
+    "draws:receipt_pdf": (lambda o: {"activation_id": o["activation"].pk}, READERS),
 }
 # POST-only actions: (kwargs maker, roles allowed).
 POST_MATRIX = {
@@ -56,12 +69,29 @@ def _project_url_names(resolver=None, namespace=""):
 
 @pytest.fixture
 def objects(db, reference_data, user_for):
-    from core.audit import Actor
-    from members.models import ImportJob
-    from members.tests.factories import ExclusionFactory, MemberFactory
+    import datetime as dt
 
+    from django.utils import timezone
+
+    from core.audit import Actor
+    from draws.services import activation_create
+    from members.models import ImportJob
+    from members.tests.factories import ExclusionFactory, MemberFactory, PointsEntryFactory
+    from promotions.tests.factories import make_draw, make_series
+
+    member = MemberFactory(card_number="6000000001")
+    PointsEntryFactory(member=member, points=500)
+    draw = make_draw(
+        make_series(windows=[{"day": -1, "open": "00:00", "close_before": 5}]), timezone.now() + dt.timedelta(hours=2)
+    )
+    activation = activation_create(
+        actor=Actor.system("test"), draw_id=draw.pk, card_number="6000000001", channel="ehost"
+    )
     return {
-        "member": MemberFactory(),
+        "member": member,
+        "draw": draw,
+        "series": draw.series,
+        "activation": activation,
         "job": ImportJob.objects.create(kind="points", original_name="p.csv", file="imports/p.csv"),
         "exclusion": ExclusionFactory(recorded_by=user_for(PROMOTIONS_MANAGER)),
         "actor": Actor.system("test"),

@@ -1,0 +1,54 @@
+"""A demo promotion whose draws sit around today, so that a newcomer running `make run` can
+try every journey at once: a ticket window open now, a draw later today and one tomorrow."""
+
+import datetime as dt
+
+from django.utils import timezone
+
+from core.audit import Actor
+from members.models import Property
+from promotions.seeds import ALL_TIERS, PromotionDef, SeriesDef, load_promotion
+
+
+def demo_definition(now: dt.datetime) -> PromotionDef:
+    local = timezone.localtime(now)
+    # Two to three hours ahead, on the hour: the window is open now and closes 5 minutes before.
+    today_draw = (local + dt.timedelta(hours=3)).replace(minute=0, second=0, microsecond=0)
+    moments = [today_draw, today_draw + dt.timedelta(days=1)]
+    draws = [m.strftime("%Y-%m-%d %H:%M") for m in moments]
+    series = [
+        SeriesDef(
+            code=f"demo-cash-{prop.code.lower()}",
+            name=f"Demo cash draw ({prop.code})",
+            property=prop.code,
+            schedule_text="Today and tomorrow, three hours from when the demo was loaded",
+            draws=draws,
+            # Open from midnight before the draw day, so the window is open now whatever the hour.
+            windows=[{"day": -1, "open": "00:00", "close_before": 5}],
+            tiers=ALL_TIERS,
+            winners=5,
+            win_once="day",
+            rule={
+                "period_kind": "days_before",
+                "period_days": 30,
+                "points_per_ticket": 100,
+                "free_tickets_by_tier": {"TEN": 1, "JACK": 2, "QUEEN": 3, "KING": 4, "ACE": 5},
+                "bonus_app_registered": 2,
+            },
+        )
+        for prop in Property.objects.order_by("code")
+    ]
+    return PromotionDef(
+        code="demo-desk-cash-draws",
+        name="Demo: desk cash draws",
+        properties=tuple(p.code for p in Property.objects.order_by("code")),
+        starts_on=str(local.date() - dt.timedelta(days=30)),
+        ends_on=str(local.date() + dt.timedelta(days=30)),
+        text_file="demo.txt",
+        series=series,
+    )
+
+
+def load_demo_promotion(*, now: dt.datetime | None = None) -> int:
+    _, added = load_promotion(demo_definition(now or timezone.now()), actor=Actor.system("seed_demo"))
+    return added

@@ -1,0 +1,146 @@
+import datetime as dt
+
+import pytest
+from django.urls import reverse
+
+from core.models import AuditEvent
+from draws.models import Draw
+from promotions.models import DrawSeries, Promotion
+from promotions.tests.factories import make_draw, make_series
+
+pytestmark = pytest.mark.django_db
+
+SAST = dt.timezone(dt.timedelta(hours=2))
+
+
+def series_post(reference_data, **overrides):
+    tiers = reference_data["tiers"]
+    data = {
+        "series-code": "wed-1300",
+        "series-name": "Wednesday 13h00 Cash draw",
+        "series-property": reference_data["properties"]["GRC"].pk,
+        "series-method": "electronic",
+        "series-eligible_tiers": [t.pk for t in tiers.values()],
+        "series-desk_assisted_tiers": [tiers["QUEEN"].pk, tiers["KING"].pk, tiers["ACE"].pk],
+        "series-winners_per_draw": 5,
+        "series-win_once_scope": "day",
+        "series-schedule_text": "Every Wednesday at 13h00",
+        "series-ticket_windows": '[{"day": 0, "open": "08:00", "close_before": 5}]',
+        "series-proxies_open": "08:00",
+        "series-proxies_close_minutes": 15,
+        "rule-period_kind": "days_before",
+        "rule-period_days": 7,
+        "rule-period_start_time": "08:00",
+        "rule-points_per_ticket": 100,
+        "rule-points_per_ticket_by_tier": "{}",
+        "rule-minimum_points": 0,
+        "rule-free_tickets_by_tier": '{"QUEEN": 10}',
+        "rule-free_tickets_by_weekday": "{}",
+        "rule-bonus_app_registered": 0,
+        "rule-bonus_age_50_plus": 0,
+        "rule-bonus_active_at_property": 0,
+        "rule-bonus_per_visit": 0,
+        "rule-bonus_per_visit_app": 0,
+        "rule-cap_by_tier": "{}",
+    }
+    return data | overrides
+
+
+def test_a_manager_sets_up_a_promotion_a_series_and_its_weekly_draws(manager, reference_data):
+    response = manager.post(
+        reverse("promotions:new"),
+        {
+            "code": "summer-heat",
+            "name": "Summer Heat",
+            "properties": [reference_data["properties"]["GRC"].pk],
+            "starts_on": "2026-12-01",
+            "ends_on": "2027-01-31",
+            "status": "draft",
+        },
+    )
+    promotion = Promotion.objects.get(code="summer-heat")
+    assert response["Location"] == reverse("promotions:detail", args=[promotion.pk])
+
+    response = manager.post(reverse("promotions:series_new", args=[promotion.pk]), series_post(reference_data))
+    assert response.status_code == 302, response.content.decode()[:2000]
+    series = DrawSeries.objects.get(promotion=promotion)
+    assert series.rule.free_tickets_by_tier == {"QUEEN": 10}
+
+    response = manager.post(
+        reverse("promotions:series_schedule", args=[series.pk]),
+        {"weekday": 2, "first": "2026-12-01", "last": "2026-12-31", "time": "13:00"},
+    )
+    assert response.status_code == 302
+    draws = list(Draw.objects.filter(series=series))
+    assert [d.scheduled_at.astimezone(SAST).day for d in draws] == [2, 9, 16, 23, 30]
+    first = draws[0]
+    assert first.tickets_open_at == dt.datetime(2026, 12, 2, 8, 0, tzinfo=SAST)
+    assert first.tickets_close_at == dt.datetime(2026, 12, 2, 12, 55, tzinfo=SAST)
+    assert first.proxies_close_at == dt.datetime(2026, 12, 2, 12, 45, tzinfo=SAST)
+    actions = set(AuditEvent.objects.values_list("action", flat=True))
+    assert {"promotion.created", "series.created", "draw.scheduled"} <= actions
+
+
+def test_scheduling_the_same_draws_twice_adds_nothing(manager, reference_data):
+    series = make_series()
+    body = {"dates": "2026-12-05 21:00\n2026-12-12 21:00"}
+    manager.post(reverse("promotions:series_schedule", args=[series.pk]), body)
+    manager.post(reverse("promotions:series_schedule", args=[series.pk]), body)
+    assert Draw.objects.filter(series=series).count() == 2
+
+
+def test_a_bad_date_line_is_reported_by_line(manager, reference_data):
+    series = make_series()
+    response = manager.post(
+        reverse("promotions:series_schedule", args=[series.pk]), {"dates": "2026-12-05 21:00\n5 Dec"}
+    )
+    assert "Line 2: &#x27;5 Dec&#x27; is not YYYY-MM-DD HH:MM." in response.content.decode()
+    assert not Draw.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "windows",
+    [
+        '{"open": "08:00"}',
+        '[{"day": 0, "open": "8 am", "close": "12:55"}]',
+        '[{"day": 0, "open": "13:00", "close": "12:00"}]',
+    ],
+)
+def test_a_ticket_window_spec_the_scheduler_cannot_use_is_refused(manager, reference_data, windows):
+    promotion = Promotion.objects.create(code="p", name="P", starts_on="2026-01-01", ends_on="2026-12-31")
+    response = manager.post(
+        reverse("promotions:series_new", args=[promotion.pk]),
+        series_post(reference_data, **{"series-ticket_windows": windows}),
+    )
+    assert response.status_code == 200
+    assert "Ticket windows" in response.content.decode()
+    assert not DrawSeries.objects.exists()
+
+
+def test_the_calendar_shows_each_draw_on_its_day_and_marks_a_moved_one(manager, reference_data):
+    from core.audit import Actor
+    from draws.services import draw_move
+
+    series = make_series()
+    make_draw(series, dt.datetime(2025, 10, 15, 13, 0, tzinfo=SAST))
+    moved = make_draw(series, dt.datetime(2025, 10, 22, 13, 0, tzinfo=SAST))
+    draw_move(
+        actor=Actor.system("t"),
+        draw_id=moved.pk,
+        scheduled_at=dt.datetime(2025, 10, 21, 13, 0, tzinfo=SAST),
+        reason="Heritage",
+        allow_past=True,
+    )
+    response = manager.get(reverse("promotions:detail", args=[series.promotion_id]))
+    months = response.context["months"]
+    assert months[0]["title"] == "October 2025"
+    days = {cell[0].day: cell[1] for week in months[0]["weeks"] for cell in week if cell}
+    assert [d.pk for d in days[21]] == [moved.pk] and days[22] == [] and len(days[15]) == 1
+    assert "moved" in response.content.decode()
+
+
+def test_the_desk_may_read_promotions_but_not_change_them(desk, reference_data):
+    series = make_series()
+    assert desk.get(reverse("promotions:detail", args=[series.promotion_id])).status_code == 200
+    assert desk.get(reverse("promotions:series_edit", args=[series.pk])).status_code == 403
+    assert desk.post(reverse("promotions:new"), {}).status_code == 403
