@@ -1,73 +1,21 @@
 """The Rewards desk in a real Chromium: log in, swipe a card, find a member by name."""
 
-import os
 import re
 
 import pytest
 from django.urls import reverse
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from core.roles import REWARDS_DESK
 from members.tests.factories import MemberFactory
+from testing.browser import PASSWORD, browser_fixture, log_in, page_fixture  # noqa: F401
 
 pytestmark = pytest.mark.browser
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-PASSWORD = "swipe-the-card-2026"
-TIMEOUT_MS = 10_000
-
-
-@pytest.fixture(scope="module")
-def browser():
-    # Playwright's sync API keeps an asyncio loop running in this thread, which makes Django
-    # refuse ORM calls from the test itself (fixtures, flushes) unless told it is safe here.
-    saved = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    playwright = sync_playwright().start()
-    try:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-    finally:
-        playwright.stop()
-        if saved is None:
-            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        else:
-            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = saved
-
-
-@pytest.fixture
-def page(browser, live_server):
-    context = browser.new_context(base_url=live_server.url)
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    yield page
-    context.close()
 
 
 @pytest.fixture
 def clerk(user_for, reference_data):
     return user_for(REWARDS_DESK, username="nomsa.desk", first_name="Nomsa", password=PASSWORD)
-
-
-def log_in(page, user) -> None:
-    page.goto(reverse("login"))
-    page.get_by_label("Username").fill(user.username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(re.compile(r"/$"))
 
 
 def test_a_card_swipe_at_the_lookup_opens_the_member(page, live_server, clerk, reference_data):
