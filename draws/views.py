@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from core.audit import Actor
 from core.errors import DomainError
+from core.forms import submit
 from draws import receipts, services
 from draws.allocation import allocation_overview, earning_period, member_allocation
 from draws.forms import CardForm, DrawCancelForm, DrawListFilter, DrawMoveForm
@@ -58,21 +59,21 @@ def draw_detail(request, draw_id: int):
 def draw_move(request, draw_id: int):
     draw = get_object_or_404(Draw.objects.with_related(), pk=draw_id)
     form = DrawMoveForm(request.POST or None, initial={"scheduled_at": draw.scheduled_at})
-    if request.method == "POST" and form.is_valid():
-        try:
-            moved = services.draw_move(
-                actor=Actor.from_request(request),
-                draw_id=draw.pk,
-                scheduled_at=form.cleaned_data["scheduled_at"],
-                reason=form.cleaned_data["reason"],
-            )
-        except DomainError as error:
-            form.add_error(None, error.message)
-        else:
-            messages.success(
-                request, f"{moved.name} is moved to {timezone.localtime(moved.scheduled_at):%a %d %b %Y %H:%M}."
-            )
-            return redirect("draws:detail", draw_id=draw.pk)
+    moved = submit(
+        request,
+        form,
+        lambda: services.draw_move(
+            actor=Actor.from_request(request),
+            draw_id=draw.pk,
+            scheduled_at=form.cleaned_data["scheduled_at"],
+            reason=form.cleaned_data["reason"],
+        ),
+    )
+    if moved:
+        messages.success(
+            request, f"{moved.name} is moved to {timezone.localtime(moved.scheduled_at):%a %d %b %Y %H:%M}."
+        )
+        return redirect("draws:detail", draw_id=draw.pk)
     return render(request, "draws/move.html", {"draw": draw, "form": form})
 
 
@@ -80,14 +81,12 @@ def draw_move(request, draw_id: int):
 def draw_cancel(request, draw_id: int):
     draw = get_object_or_404(Draw.objects.with_related(), pk=draw_id)
     form = DrawCancelForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.draw_cancel(actor=Actor.from_request(request), draw_id=draw.pk, reason=form.cleaned_data["reason"])
-        except DomainError as error:
-            form.add_error(None, error.message)
-        else:
-            messages.success(request, f"{draw.name} is cancelled.")
-            return redirect("draws:detail", draw_id=draw.pk)
+    actor = Actor.from_request(request)
+    if submit(
+        request, form, lambda: services.draw_cancel(actor=actor, draw_id=draw.pk, reason=form.cleaned_data["reason"])
+    ):
+        messages.success(request, f"{draw.name} is cancelled.")
+        return redirect("draws:detail", draw_id=draw.pk)
     return render(request, "draws/cancel.html", {"draw": draw, "form": form})
 
 

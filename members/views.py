@@ -10,6 +10,7 @@ from django.views.decorators.http import require_POST
 
 from core.audit import Actor
 from core.errors import DomainError
+from core.forms import submit
 from core.models import AuditEvent
 from draws.selectors import member_upcoming_draws
 from members import services
@@ -55,14 +56,12 @@ def member_detail(request, member_id: int):
 @permission_required("members.add_member", raise_exception=True)
 def sign_up(request):
     form = SignUpForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            member = services.member_sign_up(actor=Actor.from_request(request), **form.cleaned_data)
-        except DomainError as error:
-            form.add_error(None, error.message)
-        else:
-            messages.success(request, f"{member.full_name} is signed up. New card number: {member.card_number}.")
-            return redirect("members:detail", member_id=member.pk)
+    member = submit(
+        request, form, lambda: services.member_sign_up(actor=Actor.from_request(request), **form.cleaned_data)
+    )
+    if member:
+        messages.success(request, f"{member.full_name} is signed up. New card number: {member.card_number}.")
+        return redirect("members:detail", member_id=member.pk)
     return render(request, "members/sign_up.html", {"form": form})
 
 
@@ -83,24 +82,24 @@ def exclusion_new(request):
         if member:
             initial = {"id_type": member.id_type, "id_number": member.id_number, "full_name": member.full_name}
     form = ExclusionForm(request.POST or None, initial=initial)
-    if request.method == "POST" and form.is_valid():
+
+    def record():
         data = form.cleaned_data
-        try:
-            services.exclusion_record(
-                actor=Actor.from_request(request),
-                id_type=data["id_type"],
-                id_number=data["id_number"].strip().upper(),
-                full_name=data["full_name"],
-                kind=data["kind"],
-                reason=data["reason"],
-                starts_at=form.start_of(data["starts_on"]),
-                ends_at=form.start_of(data["ends_on"]),
-            )
-        except DomainError as error:
-            form.add_error(None, error.message)
-        else:
-            messages.success(request, f"Exclusion recorded for {data['full_name']}.")
-            return redirect("members:exclusions")
+        return services.exclusion_record(
+            actor=Actor.from_request(request),
+            id_type=data["id_type"],
+            id_number=data["id_number"].strip().upper(),
+            full_name=data["full_name"],
+            kind=data["kind"],
+            reason=data["reason"],
+            starts_at=form.start_of(data["starts_on"]),
+            ends_at=form.start_of(data["ends_on"]),
+        )
+
+    exclusion = submit(request, form, record)
+    if exclusion:
+        messages.success(request, f"Exclusion recorded for {exclusion.full_name}.")
+        return redirect("members:exclusions")
     return render(request, "members/exclusion_form.html", {"form": form})
 
 

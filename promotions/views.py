@@ -4,7 +4,7 @@ from django.db.models import Count
 from django.shortcuts import get_object_or_404, redirect, render
 
 from core.audit import Actor
-from core.errors import DomainError
+from core.forms import submit
 from draws.models import Draw
 from promotions import services
 from promotions.calendar import draw_calendar
@@ -50,18 +50,18 @@ def promotion_edit(request, promotion_id: int):
 
 def _promotion_form(request, promotion: Promotion):
     form = PromotionForm(request.POST or None, instance=promotion)
-    if request.method == "POST" and form.is_valid():
-        try:
-            promotion = services.promotion_save(
-                actor=Actor.from_request(request),
-                promotion=form.save(commit=False),
-                properties=form.cleaned_data["properties"],
-            )
-        except DomainError as error:
-            form.add_error(None, error.message)
-        else:
-            messages.success(request, f"{promotion.name} saved.")
-            return redirect("promotions:detail", promotion_id=promotion.pk)
+    saved = submit(
+        request,
+        form,
+        lambda: services.promotion_save(
+            actor=Actor.from_request(request),
+            promotion=form.save(commit=False),
+            properties=form.cleaned_data["properties"],
+        ),
+    )
+    if saved:
+        messages.success(request, f"{saved.name} saved.")
+        return redirect("promotions:detail", promotion_id=saved.pk)
     return render(request, "promotions/form.html", {"form": form, "promotion": promotion})
 
 
@@ -80,20 +80,22 @@ def series_edit(request, series_id: int):
 def _series_form(request, series: DrawSeries, rule: EarningRule):
     form = SeriesForm(request.POST or None, instance=series, prefix="series")
     rule_form = EarningRuleForm(request.POST or None, instance=rule, prefix="rule")
-    if request.method == "POST" and form.is_valid() and rule_form.is_valid():
-        try:
-            series = services.series_save(
+    saved = None
+    if rule_form.is_bound and rule_form.is_valid():
+        saved = submit(
+            request,
+            form,
+            lambda: services.series_save(
                 actor=Actor.from_request(request),
                 series=form.save(commit=False),
                 eligible_tiers=form.cleaned_data["eligible_tiers"],
                 desk_tiers=form.cleaned_data["desk_assisted_tiers"],
                 rule=rule_form.save(commit=False),
-            )
-        except DomainError as error:
-            form.add_error(None, error.message)
-        else:
-            messages.success(request, f"{series.name} saved.")
-            return redirect("promotions:detail", promotion_id=series.promotion_id)
+            ),
+        )
+    if saved:
+        messages.success(request, f"{saved.name} saved.")
+        return redirect("promotions:detail", promotion_id=saved.promotion_id)
     context = {"form": form, "rule_form": rule_form, "series": series, "promotion": series.promotion}
     return render(request, "promotions/series_form.html", context)
 
@@ -102,14 +104,13 @@ def _series_form(request, series: DrawSeries, rule: EarningRule):
 def series_schedule(request, series_id: int):
     series = get_object_or_404(DrawSeries.objects.select_related("promotion"), pk=series_id)
     form = ScheduleDrawsForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            draws = services.series_schedule_draws(
-                actor=Actor.from_request(request), series=series, moments=form.cleaned_data["moments"]
-            )
-        except DomainError as error:
-            form.add_error(None, error.message)
-        else:
-            messages.success(request, f"{len(draws)} draw(s) scheduled for {series.name}.")
-            return redirect("promotions:detail", promotion_id=series.promotion_id)
+    actor = Actor.from_request(request)
+    draws = submit(
+        request,
+        form,
+        lambda: services.series_schedule_draws(actor=actor, series=series, moments=form.cleaned_data["moments"]),
+    )
+    if draws is not None:
+        messages.success(request, f"{len(draws)} draw(s) scheduled for {series.name}.")
+        return redirect("promotions:detail", promotion_id=series.promotion_id)
     return render(request, "promotions/schedule.html", {"form": form, "series": series})
