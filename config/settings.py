@@ -228,6 +228,9 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celery" / "beat-schedule")
 TICK_SECONDS = env_int("TICK_SECONDS", 15)
+# The app admits an entry only while the gaming-system feed says the member is playing, and
+# only if the feed said so recently (a missed "stopped playing" must not leave the door open).
+PLAYING_FRESH_MINUTES = env_int("PLAYING_FRESH_MINUTES", 10)
 
 LOGGING = {
     "version": 1,

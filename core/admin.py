@@ -3,13 +3,9 @@ from django.contrib import admin
 from core.models import AuditEvent
 
 
-@admin.register(AuditEvent)
-class AuditEventAdmin(admin.ModelAdmin):
-    list_display = ["created_at", "actor_label", "action", "object_type", "object_id", "ip"]
-    list_filter = ["action"]
-    search_fields = ["actor_label", "object_id", "action"]
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows that only services change (they validate and audit it): the admin shows them."""
 
-    # The log is append-only: the admin may read it, never change it.
     def has_add_permission(self, request):
         return False
 
@@ -18,3 +14,12 @@ class AuditEventAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(AuditEvent)
+class AuditEventAdmin(ReadOnlyAdmin):
+    """The log is append-only: the admin may read it, never change it."""
+
+    list_display = ["created_at", "actor_label", "action", "object_type", "object_id", "ip"]
+    list_filter = ["action"]
+    search_fields = ["actor_label", "object_id", "action"]

@@ -14,7 +14,7 @@ from ninja.security import HttpBearer
 
 from core.audit import Actor, client_ip
 from core.errors import DomainError
-from draws.models import Activation, Channel, DeviceToken
+from draws.models import Activation, Channel, DeviceKind, DeviceToken
 from draws.selectors import member_open_draws
 from draws.services import activation_create
 from members.models import Member
@@ -30,6 +30,7 @@ STATUS_BY_CODE = {
     "already_activated": 409,
     "no_tickets": 422,
     "bad_channel": 422,
+    "wrong_device": 403,
 }
 
 
@@ -138,7 +139,7 @@ class OpenDraw(Schema):
 class ActivationIn(Schema):
     card_number: str
     draw_id: int
-    channel: Channel = Channel.EHOST
+    channel: Channel | None = None  # optional: the device's kind decides it
 
 
 class ActivityIn(Schema):
@@ -192,22 +193,32 @@ def open_draws(request, card_number: str):
 
 @api.post("/activations", response={201: Receipt, 401: Problem, 403: Problem, 404: Problem, 409: Problem, 422: Problem})
 def activate(request, payload: ActivationIn):
-    """Activate the member's tickets for one draw; answers with the receipt to print."""
-    if payload.channel == Channel.DESK:
-        raise DomainError("Desk activations are made on the desk screens, not through the API.", code="bad_channel")
+    """Activate the member's tickets for one draw; answers with the receipt to print.
+    An eHost activates as "ehost", the app gateway as "app" (which requires the member to be
+    playing now); the gaming-system feed may not activate."""
+    device: DeviceToken = request.auth
+    if device.kind == DeviceKind.FEED:
+        raise DomainError("The gaming-system feed cannot activate tickets.", code="wrong_device")
+    if payload.channel and payload.channel != device.kind:
+        raise DomainError(
+            f"This token belongs to an {device.get_kind_display()}; it activates as {device.kind!r} only.",
+            code="bad_channel",
+        )
     activation = activation_create(
         actor=_actor(request),
         draw_id=payload.draw_id,
         card_number=payload.card_number,
-        channel=payload.channel,
-        device=request.auth,
+        channel=device.kind,
+        device=device,
     )
     return Status(201, Receipt.of(activation))
 
 
-@api.put("/members/{card_number}/activity", response={200: ActivityOut, 401: Problem, 404: Problem})
+@api.put("/members/{card_number}/activity", response={200: ActivityOut, 401: Problem, 403: Problem, 404: Problem})
 def activity(request, card_number: str, payload: ActivityIn):
     """The gaming-system feed: is the member actively playing on slots or tables now?"""
+    if request.auth.kind != DeviceKind.FEED:
+        raise DomainError("Only the gaming-system feed may report who is playing.", code="wrong_device")
     member = member_set_playing(actor=_actor(request), member=_member(card_number), playing=payload.playing)
     return ActivityOut(card_number=member.card_number, playing=member.playing_now, updated_at=member.playing_updated_at)
 

@@ -103,11 +103,20 @@ class Channel(models.TextChoices):
     DESK = "desk", "VIP / Rewards desk"
 
 
+class DeviceKind(models.TextChoices):
+    EHOST = "ehost", "eHost kiosk"
+    APP = "app", "Mobile app gateway"
+    FEED = "feed", "Gaming-system feed"
+
+
 class DeviceToken(models.Model):
-    """An eHost kiosk or app gateway of one property. Only the SHA-256 of the token is kept."""
+    """An eHost kiosk, the app gateway or the gaming-system feed of one property. The kind
+    decides what the token may do (the app's "actively playing" rule must not be sidestepped
+    by calling itself an eHost). Only the SHA-256 of the token is kept."""
 
     property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="devices")
     name = models.CharField(max_length=80)
+    kind = models.CharField(max_length=8, choices=DeviceKind.choices, default=DeviceKind.EHOST)
     key_prefix = models.CharField(max_length=8, help_text="The first characters, to tell tokens apart.")
     key_sha256 = models.CharField(max_length=64, unique=True)
     is_active = models.BooleanField(default=True)

@@ -5,6 +5,7 @@ import hashlib
 import secrets
 from collections.abc import Sequence
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, Sum
 from django.utils import timezone
@@ -12,7 +13,7 @@ from django.utils import timezone
 from core.audit import Actor, audit_log
 from core.errors import DomainError
 from draws.allocation import member_allocation
-from draws.models import Activation, Channel, DeviceToken, Draw, DrawStatus, TicketWindow
+from draws.models import Activation, Channel, DeviceKind, DeviceToken, Draw, DrawStatus, TicketWindow
 from members.models import Member
 from promotions.models import DrawMethod, DrawSeries
 
@@ -230,7 +231,10 @@ def activation_create(
         standing = member_allocation(draw, member, at=now)
         if standing.refusals:
             raise DomainError("Not eligible for this draw: " + " ".join(standing.refusals), code="not_eligible")
-        if channel == Channel.APP and not member.playing_now:
+        fresh = member.playing_updated_at and now - member.playing_updated_at <= dt.timedelta(
+            minutes=settings.PLAYING_FRESH_MINUTES
+        )
+        if channel == Channel.APP and not (member.playing_now and fresh):
             raise DomainError(
                 "The app accepts entries only while the member is actively playing on slots or tables.",
                 code="not_active_on_floor",
@@ -339,7 +343,7 @@ def draws_close_due(*, now: dt.datetime | None = None) -> int:
 # --- Device tokens -------------------------------------------------------------------------
 
 
-def device_token_create(*, actor: Actor, prop, name: str) -> tuple[DeviceToken, str]:
+def device_token_create(*, actor: Actor, prop, name: str, kind: str = DeviceKind.EHOST) -> tuple[DeviceToken, str]:
     """A new token for an eHost or the app gateway of one property. The token itself is shown
     once and never stored; only its SHA-256 is."""
     token = secrets.token_urlsafe(32)
@@ -347,7 +351,22 @@ def device_token_create(*, actor: Actor, prop, name: str) -> tuple[DeviceToken, 
         if DeviceToken.objects.filter(property=prop, name=name).exists():
             raise DomainError(f"{prop.name} already has a device called {name!r}.", code="duplicate_device")
         device = DeviceToken.objects.create(
-            property=prop, name=name, key_prefix=token[:8], key_sha256=DeviceToken.hash(token)
+            property=prop, name=name, kind=kind, key_prefix=token[:8], key_sha256=DeviceToken.hash(token)
         )
-        audit_log(actor=actor, action="device.token_created", obj=device, data={"property": prop.code, "name": name})
+        audit_log(
+            actor=actor,
+            action="device.token_created",
+            obj=device,
+            data={"property": prop.code, "name": name, "kind": kind},
+        )
     return device, token
+
+
+def device_token_set_active(*, actor: Actor, device_id: int, active: bool) -> DeviceToken:
+    """Revoke (or restore) a device's token; a revoked token is refused at once."""
+    with transaction.atomic():
+        device = DeviceToken.objects.select_for_update().get(pk=device_id)
+        device.is_active = active
+        device.save(update_fields=["is_active"])
+        audit_log(actor=actor, action="device.restored" if active else "device.revoked", obj=device)
+    return device

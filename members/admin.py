@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from core.admin import ReadOnlyAdmin
 from members.models import Exclusion, ImportJob, Member, Property, Tier
 
 
@@ -14,7 +15,7 @@ class TierAdmin(admin.ModelAdmin):
 
 
 @admin.register(Member)
-class MemberAdmin(admin.ModelAdmin):
+class MemberAdmin(ReadOnlyAdmin):
     list_display = ["card_number", "first_name", "last_name", "tier", "home_property"]
     list_select_related = ["tier", "home_property"]
     search_fields = ["=card_number", "=id_number", "search_name"]
@@ -23,12 +24,12 @@ class MemberAdmin(admin.ModelAdmin):
 
 
 @admin.register(Exclusion)
-class ExclusionAdmin(admin.ModelAdmin):
+class ExclusionAdmin(ReadOnlyAdmin):
     list_display = ["full_name", "kind", "starts_at", "ends_at"]
     readonly_fields = ["recorded_by", "recorded_at", "ended_by"]
 
 
 @admin.register(ImportJob)
-class ImportJobAdmin(admin.ModelAdmin):
+class ImportJobAdmin(ReadOnlyAdmin):
     list_display = ["pk", "kind", "original_name", "status", "rows_total", "error_count", "created_at"]
     readonly_fields = [f.name for f in ImportJob._meta.fields]

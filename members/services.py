@@ -268,8 +268,10 @@ def _import_job_finish(job: ImportJob, actor: Actor, counts: ImportCounts, error
 def member_set_playing(*, actor: Actor, member: Member, playing: bool) -> Member:
     """The gaming-system feed's "actively playing now" flag, which app activation requires."""
     with transaction.atomic():
+        changed = member.playing_now != playing
         member.playing_now = playing
-        member.playing_updated_at = timezone.now()
+        member.playing_updated_at = timezone.now()  # a repeated "still playing" keeps it fresh
         member.save(update_fields=["playing_now", "playing_updated_at"])
-        audit_log(actor=actor, action="member.activity_changed", obj=member, data={"playing": playing})
+        if changed:
+            audit_log(actor=actor, action="member.activity_changed", obj=member, data={"playing": playing})
     return member

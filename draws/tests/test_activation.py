@@ -115,9 +115,17 @@ def test_the_app_requires_the_member_to_be_playing(draw, member):
     with pytest.raises(DomainError) as refused:
         activate(draw, channel=Channel.APP, at=at(9, 0))
     assert refused.value.code == "not_active_on_floor"
-    member.playing_now = True
+    member.playing_now, member.playing_updated_at = True, at(8, 50, 1)  # the feed said so 9m59s ago
     member.save()
     assert activate(draw, channel=Channel.APP, at=at(9, 0)).channel == "app"
+
+
+def test_the_app_refuses_when_the_feed_last_reported_play_over_ten_minutes_ago(draw, member):
+    member.playing_now, member.playing_updated_at = True, at(8, 50)
+    member.save()
+    with pytest.raises(DomainError) as refused:
+        activate(draw, channel=Channel.APP, at=at(9, 0, 1))
+    assert refused.value.code == "not_active_on_floor"
 
 
 def test_the_desk_activates_only_for_its_vip_tiers(draw, member, reference_data):

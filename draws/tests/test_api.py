@@ -67,7 +67,7 @@ def test_an_ehost_lists_the_open_draws_then_activates_and_gets_a_receipt(ehost, 
         ({"card_number": "5000000001", "draw_id": 999999}, 404, "unknown_draw"),
         ({"card_number": "9999999999", "draw_id": "DRAW"}, 404, "unknown_card"),
         ({"card_number": "5000000001", "draw_id": "DRAW", "channel": "fax"}, 422, "bad_request"),
-        ({"card_number": "5000000001", "draw_id": "DRAW", "channel": "app"}, 403, "not_active_on_floor"),
+        ({"card_number": "5000000001", "draw_id": "DRAW", "channel": "app"}, 422, "bad_channel"),
     ],
 )
 @time_machine.travel(IN_WINDOW, tick=False)
@@ -124,12 +124,41 @@ def test_activation_after_the_window_is_a_conflict(ehost, draw, member):
     assert (response.status_code, response.json()["code"]) == (409, "window_closed")
 
 
+def token_client(reference_data, name: str, kind: str) -> Client:
+    prop = reference_data["properties"]["GRC"]
+    _, token = device_token_create(actor=Actor.system("t"), prop=prop, name=name, kind=kind)
+    return Client(headers={"Authorization": f"Bearer {token}"})
+
+
 @time_machine.travel(IN_WINDOW, tick=False)
-def test_the_gaming_feed_sets_playing_and_then_the_app_may_activate(ehost, draw, member):
-    response = ehost.put("/api/v1/members/5000000001/activity", {"playing": True}, content_type="application/json")
+def test_the_gaming_feed_sets_playing_and_then_the_app_may_activate(reference_data, draw, member):
+    feed, app = token_client(reference_data, "cms-feed", "feed"), token_client(reference_data, "app", "app")
+    refused = post(app, {"card_number": "5000000001", "draw_id": draw.pk})
+    assert (refused.status_code, refused.json()["code"]) == (403, "not_active_on_floor")
+    response = feed.put("/api/v1/members/5000000001/activity", {"playing": True}, content_type="application/json")
     assert response.status_code == 200 and response.json()["playing"] is True
-    assert post(ehost, {"card_number": "5000000001", "draw_id": draw.pk, "channel": "app"}).status_code == 201
-    assert AuditEvent.objects.filter(action="member.activity_changed").exists()
+    created = post(app, {"card_number": "5000000001", "draw_id": draw.pk})
+    assert created.status_code == 201 and created.json()["channel"] == "app"
+    assert AuditEvent.objects.filter(action="member.activity_changed").count() == 1
+
+
+def test_playing_reported_long_ago_does_not_let_the_app_in(reference_data, draw, member):
+    feed, app = token_client(reference_data, "cms-feed", "feed"), token_client(reference_data, "app", "app")
+    with time_machine.travel(IN_WINDOW - dt.timedelta(minutes=11), tick=False):
+        feed.put("/api/v1/members/5000000001/activity", {"playing": True}, content_type="application/json")
+    with time_machine.travel(IN_WINDOW, tick=False):
+        refused = post(app, {"card_number": "5000000001", "draw_id": draw.pk})
+    assert (refused.status_code, refused.json()["code"]) == (403, "not_active_on_floor")
+
+
+@time_machine.travel(IN_WINDOW, tick=False)
+def test_only_the_feed_reports_play_and_the_feed_cannot_activate(reference_data, ehost, draw, member):
+    response = ehost.put("/api/v1/members/5000000001/activity", {"playing": True}, content_type="application/json")
+    assert (response.status_code, response.json()["code"]) == (403, "wrong_device")
+    feed = token_client(reference_data, "cms-feed", "feed")
+    response = post(feed, {"card_number": "5000000001", "draw_id": draw.pk})
+    assert (response.status_code, response.json()["code"]) == (403, "wrong_device")
+    assert not Activation.objects.exists()
 
 
 def test_the_openapi_schema_is_published(client):
