@@ -61,9 +61,14 @@ def _error(request, code: str, detail: str, status: int):
     return api.create_response(request, {"code": code, "detail": detail}, status=status)
 
 
+# A kiosk screen is public: why someone is excluded is for the Rewards desk, not the floor.
+NOT_ELIGIBLE = "Not eligible for this draw: please see the Rewards desk."
+
+
 @api.exception_handler(DomainError)
 def domain_error(request, error: DomainError):
-    return _error(request, error.code, error.message, STATUS_BY_CODE.get(error.code, 400))
+    detail = NOT_ELIGIBLE if error.code == "not_eligible" else error.message
+    return _error(request, error.code, detail, STATUS_BY_CODE.get(error.code, 400))
 
 
 @api.exception_handler(AuthenticationError)
@@ -184,7 +189,7 @@ def open_draws(request, card_number: str):
                 tickets_close_at=draw.tickets_close_at,
                 tickets_available=0 if activation else standing.tickets,
                 breakdown=standing.allocation.as_dict() if standing.allocation else None,
-                refusals=standing.refusals,
+                refusals=[NOT_ELIGIBLE] if standing.refusals else [],
                 activation=Receipt.of(activation) if activation else None,
             )
         )

@@ -27,7 +27,10 @@ class DrawQuerySet(models.QuerySet):
 
     def accepting_tickets_at(self, moment) -> "DrawQuerySet":
         return self.filter(
-            status=DrawStatus.SCHEDULED, windows__opens_at__lte=moment, windows__closes_at__gt=moment
+            status=DrawStatus.SCHEDULED,
+            series__promotion__status="published",
+            windows__opens_at__lte=moment,
+            windows__closes_at__gt=moment,
         ).distinct()
 
 

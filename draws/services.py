@@ -15,7 +15,7 @@ from core.errors import DomainError
 from draws.allocation import member_allocation
 from draws.models import Activation, Channel, DeviceKind, DeviceToken, Draw, DrawStatus, TicketWindow
 from members.models import Member
-from promotions.models import DrawMethod, DrawSeries
+from promotions.models import DrawMethod, DrawSeries, PromotionStatus
 
 Windows = Sequence[tuple[dt.datetime, dt.datetime]]
 
@@ -202,7 +202,7 @@ def activation_create(
         # The draw row is the serial counter: locking it serialises this draw's activations.
         draw = (
             Draw.objects.select_for_update(of=("self",))
-            .select_related("series", "series__rule", "property")
+            .select_related("series", "series__rule", "series__promotion", "property")
             .filter(pk=draw_id)
             .first()
         )
@@ -212,6 +212,12 @@ def activation_create(
             raise DomainError(
                 f"This device belongs to {device.property.name}; {draw.name} is at {draw.property.name}.",
                 code="wrong_property",
+            )
+        if draw.series.promotion.status != PromotionStatus.PUBLISHED:
+            raise DomainError(
+                f"{draw.series.promotion.name} is {draw.series.promotion.get_status_display().lower()}, "
+                "not published: its draws take no tickets.",
+                code="window_closed",
             )
         if draw.method == DrawMethod.RAPS:
             raise DomainError(

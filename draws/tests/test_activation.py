@@ -206,3 +206,13 @@ def test_two_workers_closing_the_same_draw_at_once_close_it_once(transactional_d
         thread.join()
     assert sorted(results) == [0, 0, 0, 1]
     assert AuditEvent.objects.filter(action="draw.entries_frozen", object_id=str(draw.pk)).count() == 1
+
+
+@pytest.mark.parametrize("status", ["draft", "closed"])
+def test_a_draw_of_an_unpublished_promotion_takes_no_tickets(draw, member, status):
+    draw.series.promotion.status = status
+    draw.series.promotion.save()
+    with pytest.raises(DomainError, match="not published") as refused:
+        activate(draw, at=at(9, 0))
+    assert refused.value.code == "window_closed"
+    assert not Draw.objects.accepting_tickets_at(at(9, 0)).exists()

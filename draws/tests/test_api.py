@@ -174,3 +174,20 @@ def test_create_device_token_prints_a_working_token(reference_data, capsys, draw
     with time_machine.travel(IN_WINDOW, tick=False):
         response = Client(headers={"Authorization": f"Bearer {token}"}).get("/api/v1/members/5000000001/draws")
     assert response.status_code == 200
+
+
+@time_machine.travel(IN_WINDOW, tick=False)
+def test_a_kiosk_never_shows_why_a_member_is_excluded(ehost, draw, member):
+    from members.tests.factories import ExclusionFactory
+
+    ExclusionFactory(
+        id_type=member.id_type,
+        id_number=member.id_number,
+        reason="Refusal of Entry order 17/2025",
+        starts_at=DRAW_AT - dt.timedelta(days=5),
+    )
+    (row,) = ehost.get("/api/v1/members/5000000001/draws").json()
+    response = post(ehost, {"card_number": "5000000001", "draw_id": draw.pk})
+    assert response.json()["code"] == "not_eligible"
+    for text in (str(row), response.json()["detail"]):
+        assert "Refusal" not in text and "please see the Rewards desk" in text

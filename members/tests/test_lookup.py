@@ -120,3 +120,13 @@ def test_the_member_page_has_a_bounded_number_of_queries(desk, reference_data):
     PointsEntryFactory.create_batch(30, member=member)
     ExclusionFactory.create_batch(3, id_type=member.id_type, id_number=member.id_number)
     assert _queries(desk, url) == before <= 14
+
+
+def test_the_cash_desk_sees_that_a_member_is_not_eligible_but_not_why(cashier, desk, reference_data):
+    from members.tests.factories import ExclusionFactory
+
+    member = MemberFactory()
+    ExclusionFactory(id_type=member.id_type, id_number=member.id_number, reason="Gambling problem, own request")
+    cash_page = cashier.get(reverse("members:detail", args=[member.pk])).content.decode()
+    assert "Not eligible for promotions" in cash_page and "Gambling problem" not in cash_page
+    assert "Gambling problem" in desk.get(reverse("members:detail", args=[member.pk])).content.decode()

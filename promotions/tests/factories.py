@@ -3,7 +3,7 @@ import datetime as dt
 from core.audit import Actor
 from draws.services import draw_schedule
 from members.models import Property, Tier
-from promotions.models import DrawSeries, EarningRule, Promotion
+from promotions.models import DrawSeries, EarningRule, Promotion, PromotionStatus
 
 
 def make_series(
@@ -17,7 +17,13 @@ def make_series(
     """A promotion with one series and its earning rule (the keyword arguments)."""
     prop = Property.objects.get(code=property_code)
     promotion, _ = Promotion.objects.get_or_create(
-        code="test-promo", defaults={"name": "Test promotion", "starts_on": "2025-01-01", "ends_on": "2027-12-31"}
+        code="test-promo",
+        defaults={
+            "name": "Test promotion",
+            "starts_on": "2025-01-01",
+            "ends_on": "2027-12-31",
+            "status": PromotionStatus.PUBLISHED,
+        },
     )
     promotion.properties.add(prop)
     series = DrawSeries.objects.create(
