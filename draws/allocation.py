@@ -95,6 +95,8 @@ def allocation_sql(draw: Draw, *, at: dt.datetime, member_id: int | None = None)
         "draw_at": draw.scheduled_at,
         "draw_day": day,
         "member": member_id,
+        # An exclusion in force at any moment from now until the draw counts.
+        "at": min(at, draw.scheduled_at),
     }
     period = earning_period(draw)
     params["start"], params["end"] = period or (draw.scheduled_at, draw.scheduled_at)
@@ -150,7 +152,7 @@ def allocation_sql(draw: Draw, *, at: dt.datetime, member_id: int | None = None)
               AND NOT EXISTS (
                   SELECT 1 FROM members_exclusion e
                   WHERE e.id_type = m.id_type AND e.id_number = m.id_number
-                    AND e.starts_at <= %(draw_at)s AND (e.ends_at IS NULL OR e.ends_at > %(draw_at)s)
+                    AND e.starts_at <= %(draw_at)s AND (e.ends_at IS NULL OR e.ends_at > %(at)s)
               )
               {one_member_m}
         ),
@@ -196,6 +198,14 @@ def member_allocation(draw: Draw, member: Member, *, at: dt.datetime | None = No
     refusals = person_refusals(
         id_type=member.id_type, id_number=member.id_number, date_of_birth=member.date_of_birth, at=draw.scheduled_at
     )
+    if at < draw.scheduled_at:  # excluded now, even if the exclusion ends before the draw
+        refusals += [
+            reason
+            for reason in person_refusals(
+                id_type=member.id_type, id_number=member.id_number, date_of_birth=member.date_of_birth, at=at
+            )
+            if reason not in refusals and not reason.startswith("Under 18")
+        ]
     eligible_tiers = {t.pk: t.name for t in draw.series.eligible_tiers.all()}
     if member.tier_id not in eligible_tiers:
         refusals.append(f"This draw is for {', '.join(eligible_tiers.values())} members; this member is {member.tier}.")

@@ -13,7 +13,7 @@ from core.audit import Actor, audit_log
 from core.errors import DomainError
 from members.cards import card_numbers_issue
 from members.eligibility import person_refusals
-from members.identity import validate_identity
+from members.identity import IdType, normalise_id_number, sa_id_birth_date, validate_identity
 from members.imports import (
     ErrorSpool,
     FileRejected,
@@ -108,6 +108,15 @@ def exclusion_record(
     """Bar a person, by ID document, from every promotion from `starts_at`."""
     if actor.user is None:
         raise DomainError("Only a signed-in manager can record an exclusion.", code="no_user")
+    # Normalised as the member record is, or the exclusion would never match it.
+    id_number = normalise_id_number(id_number)
+    if id_type not in IdType.values:
+        raise DomainError(f"Unknown ID type {id_type!r}.", code="invalid_identity")
+    if id_type == IdType.SA_ID:
+        try:
+            sa_id_birth_date(id_number)
+        except ValidationError as error:
+            raise DomainError(error.messages[0], code="invalid_identity") from None
     if ends_at is not None and ends_at <= starts_at:
         raise DomainError("The exclusion must end after it starts.", code="ends_before_start")
     with transaction.atomic():

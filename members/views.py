@@ -88,7 +88,7 @@ def exclusion_new(request):
         return services.exclusion_record(
             actor=Actor.from_request(request),
             id_type=data["id_type"],
-            id_number=data["id_number"].strip().upper(),
+            id_number=data["id_number"],
             full_name=data["full_name"],
             kind=data["kind"],
             reason=data["reason"],

@@ -216,3 +216,17 @@ def test_a_draw_of_an_unpublished_promotion_takes_no_tickets(draw, member, statu
         activate(draw, at=at(9, 0))
     assert refused.value.code == "window_closed"
     assert not Draw.objects.accepting_tickets_at(at(9, 0)).exists()
+
+
+def test_a_member_excluded_now_cannot_activate_even_if_the_exclusion_ends_before_the_draw(draw, member):
+    ExclusionFactory(
+        id_type=member.id_type,
+        id_number=member.id_number,
+        reason="Refusal of Entry until noon",
+        starts_at=at(7, 0),
+        ends_at=at(12, 0),
+    )
+    with pytest.raises(DomainError, match="Refusal of Entry until noon") as refused:
+        activate(draw, at=at(9, 0))
+    assert refused.value.code == "not_eligible"
+    assert activate(draw, at=at(12, 0)).tickets == 5

@@ -96,3 +96,31 @@ def test_the_desk_sees_exclusions_in_force_but_cannot_end_them(desk, reference_d
     content = desk.get(reverse("members:exclusions")).content.decode()
     assert "Barred Person" in content and "Former Excludee" not in content
     assert "End now" not in content
+
+
+def test_an_exclusion_typed_with_spaces_still_bars_the_member(user_for, reference_data):
+    member = MemberFactory()
+    spaced = f"{member.id_number[:6]} {member.id_number[6:10]} {member.id_number[10:]}"
+    exclusion_record(
+        actor=Actor.for_user(user_for("promotions_manager")),
+        id_type="sa_id",
+        id_number=spaced,
+        full_name=member.full_name,
+        kind="self_exclusion",
+        reason="Own request.",
+        starts_at=timezone.now() - dt.timedelta(minutes=1),
+    )
+    assert not member_eligibility(member).eligible
+
+
+def test_an_exclusion_with_an_invalid_sa_id_is_refused(user_for, reference_data):
+    with pytest.raises(DomainError, match="not a valid South African ID number"):
+        exclusion_record(
+            actor=Actor.for_user(user_for("promotions_manager")),
+            id_type="sa_id",
+            id_number="8001015009088",
+            full_name="X",
+            kind="self_exclusion",
+            reason="r",
+            starts_at=timezone.now(),
+        )
