@@ -77,6 +77,7 @@ class Draw(models.Model):
             models.CheckConstraint(
                 condition=Q(tickets_close_at__gt=models.F("tickets_open_at")), name="draw_ticket_window_order"
             ),
+            models.UniqueConstraint(fields=["series", "scheduled_at"], name="one_draw_per_series_per_moment"),
         ]
 
     def __str__(self) -> str:

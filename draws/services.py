@@ -42,9 +42,15 @@ def series_windows(series: DrawSeries, scheduled_at: dt.datetime) -> list[tuple[
     return windows
 
 
-def _check_windows(windows: Windows, scheduled_at: dt.datetime) -> None:
+def _check_windows(windows: Windows, scheduled_at: dt.datetime, *, allow_past: bool = False) -> None:
     if not windows:
         raise DomainError("A draw needs at least one ticket window.", code="no_window")
+    # allow_past: only for loading a calendar as it was published (the seed promotions).
+    if not allow_past and max(closes for _, closes in windows) <= timezone.now():
+        raise DomainError(
+            "Every ticket window of this draw would already be closed: choose a later date or time.",
+            code="in_the_past",
+        )
     for opens, closes in windows:
         if closes <= opens:
             raise DomainError("A ticket window must close after it opens.", code="bad_window")
@@ -78,10 +84,11 @@ def draw_schedule(
     name: str = "",
     windows: Windows | None = None,
     points_per_ticket: int | None = None,
+    allow_past: bool = False,
 ) -> Draw:
     """Schedule one draw of a series, with the series' windows unless others are given."""
     windows = list(windows or series_windows(series, scheduled_at))
-    _check_windows(windows, scheduled_at)
+    _check_windows(windows, scheduled_at, allow_past=allow_past)
     with transaction.atomic():
         draw = Draw(
             series=series,
@@ -126,10 +133,10 @@ def draw_move(
             draw.name = _draw_name(draw.series, scheduled_at)
         if draw.status != DrawStatus.SCHEDULED or draw.activations.exists():
             raise DomainError("Only a scheduled draw with no activated tickets yet can be moved.", code="not_movable")
-        if scheduled_at <= timezone.now() and not allow_past:  # allow_past: loading a calendar as published
+        if scheduled_at <= timezone.now() and not allow_past:
             raise DomainError("A draw can only be moved to a time that is still ahead.", code="in_the_past")
         windows = list(windows or series_windows(draw.series, scheduled_at))
-        _check_windows(windows, scheduled_at)
+        _check_windows(windows, scheduled_at, allow_past=allow_past)
         draw.windows.all().delete()
         TicketWindow.objects.bulk_create(TicketWindow(draw=draw, opens_at=o, closes_at=c) for o, c in windows)
         original = draw.moved_from or draw.scheduled_at

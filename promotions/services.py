@@ -78,7 +78,11 @@ def series_save(*, actor: Actor, series: DrawSeries, eligible_tiers, desk_tiers,
 
 
 def series_schedule_draws(*, actor: Actor, series: DrawSeries, moments: list[dt.datetime]) -> list[Draw]:
-    """Schedule a draw at each moment not already taken by a draw of the series."""
-    taken = set(series.draws.values_list("scheduled_at", flat=True))
+    """Schedule a draw at each moment not already taken by a draw of the series (a moved
+    draw still takes its original moment, so re-running a weekly schedule does not bring it back)."""
     with transaction.atomic():
+        DrawSeries.objects.select_for_update().get(pk=series.pk)  # one scheduler per series at a time
+        taken = set(series.draws.values_list("scheduled_at", flat=True)) | set(
+            series.draws.exclude(moved_from=None).values_list("moved_from", flat=True)
+        )
         return [draw_schedule(actor=actor, series=series, scheduled_at=m) for m in sorted(set(moments) - taken)]

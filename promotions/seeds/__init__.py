@@ -156,6 +156,7 @@ def _load_draws(series: DrawSeries, sdef: SeriesDef, actor: Actor) -> int:
             series=series,
             scheduled_at=at,
             points_per_ticket=sdef.points_per_ticket_by_time.get(text[11:16]),
+            allow_past=True,
         )
         if text in sdef.moves:
             to, reason = sdef.moves[text]

@@ -41,4 +41,5 @@ def make_series(
 
 
 def make_draw(series: DrawSeries, at: dt.datetime, **kwargs):
-    return draw_schedule(actor=Actor.system("test"), series=series, scheduled_at=at, **kwargs)
+    """A draw at `at`, past or future: tests travel in time to its windows."""
+    return draw_schedule(actor=Actor.system("test"), series=series, scheduled_at=at, allow_past=True, **kwargs)

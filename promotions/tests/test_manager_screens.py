@@ -1,6 +1,7 @@
 import datetime as dt
 
 import pytest
+import time_machine
 from django.urls import reverse
 
 from core.models import AuditEvent
@@ -46,6 +47,10 @@ def series_post(reference_data, **overrides):
     return data | overrides
 
 
+BEFORE_DECEMBER = dt.datetime(2026, 11, 20, 9, 0, tzinfo=SAST)
+
+
+@time_machine.travel(BEFORE_DECEMBER, tick=False)
 def test_a_manager_sets_up_a_promotion_a_series_and_its_weekly_draws(manager, reference_data):
     response = manager.post(
         reverse("promotions:new"),
@@ -81,6 +86,7 @@ def test_a_manager_sets_up_a_promotion_a_series_and_its_weekly_draws(manager, re
     assert {"promotion.created", "series.created", "draw.scheduled"} <= actions
 
 
+@time_machine.travel(BEFORE_DECEMBER, tick=False)
 def test_scheduling_the_same_draws_twice_adds_nothing(manager, reference_data):
     series = make_series()
     body = {"dates": "2026-12-05 21:00\n2026-12-12 21:00"}
@@ -89,6 +95,7 @@ def test_scheduling_the_same_draws_twice_adds_nothing(manager, reference_data):
     assert Draw.objects.filter(series=series).count() == 2
 
 
+@time_machine.travel(BEFORE_DECEMBER, tick=False)
 def test_a_bad_date_line_is_reported_by_line(manager, reference_data):
     series = make_series()
     response = manager.post(
@@ -144,3 +151,30 @@ def test_the_desk_may_read_promotions_but_not_change_them(desk, reference_data):
     assert desk.get(reverse("promotions:detail", args=[series.promotion_id])).status_code == 200
     assert desk.get(reverse("promotions:series_edit", args=[series.pk])).status_code == 403
     assert desk.post(reverse("promotions:new"), {}).status_code == 403
+
+
+@time_machine.travel(BEFORE_DECEMBER, tick=False)
+def test_a_draw_whose_windows_have_all_closed_cannot_be_scheduled(manager, reference_data):
+    series = make_series()
+    response = manager.post(reverse("promotions:series_schedule", args=[series.pk]), {"dates": "2026-11-19 13:00"})
+    assert "would already be closed" in response.content.decode()
+    assert not Draw.objects.exists()
+
+
+@time_machine.travel(BEFORE_DECEMBER, tick=False)
+def test_rescheduling_a_week_does_not_bring_back_a_moved_draw(manager, reference_data):
+    from core.audit import Actor
+    from draws.services import draw_move
+
+    series = make_series()
+    body = {"weekday": 2, "first": "2026-12-01", "last": "2026-12-10", "time": "13:00"}
+    manager.post(reverse("promotions:series_schedule", args=[series.pk]), body)
+    first = Draw.objects.get(series=series, scheduled_at=dt.datetime(2026, 12, 2, 13, 0, tzinfo=SAST))
+    draw_move(
+        actor=Actor.system("t"),
+        draw_id=first.pk,
+        scheduled_at=dt.datetime(2026, 12, 1, 13, 0, tzinfo=SAST),
+        reason="Stage",
+    )
+    manager.post(reverse("promotions:series_schedule", args=[series.pk]), body)
+    assert Draw.objects.filter(series=series).count() == 2
