@@ -81,11 +81,12 @@ class PromotionDef:
 
 
 def load_promotion(defn: PromotionDef, *, actor: Actor) -> tuple[Promotion, int]:
-    """Create or update one promotion with its series, rules and draws; the number of draws
-    added (0 when it was loaded before)."""
+    """Create what is missing of one promotion: its series, rules and draws; the number of
+    draws added (0 when it was loaded before). What exists is left alone, so a manager's later
+    edits (made through the audited screens) survive every `make run`."""
     added = 0
     with transaction.atomic():
-        promotion, created = Promotion.objects.update_or_create(
+        promotion, created = Promotion.objects.get_or_create(
             code=defn.code,
             defaults={
                 "name": defn.name,
@@ -95,7 +96,8 @@ def load_promotion(defn: PromotionDef, *, actor: Actor) -> tuple[Promotion, int]
                 "status": PromotionStatus.PUBLISHED,
             },
         )
-        promotion.properties.set(Property.objects.filter(code__in=defn.properties))
+        if created:
+            promotion.properties.set(Property.objects.filter(code__in=defn.properties))
         for sdef in defn.series:
             series = _load_series(promotion, sdef, defn.properties[0])
             added += _load_draws(series, sdef, actor)
@@ -110,7 +112,7 @@ def load_promotion(defn: PromotionDef, *, actor: Actor) -> tuple[Promotion, int]
 
 
 def _load_series(promotion: Promotion, sdef: SeriesDef, default_property: str) -> DrawSeries:
-    series, _ = DrawSeries.objects.update_or_create(
+    series, created = DrawSeries.objects.get_or_create(
         promotion=promotion,
         code=sdef.code,
         defaults={
@@ -125,21 +127,11 @@ def _load_series(promotion: Promotion, sdef: SeriesDef, default_property: str) -
             "proxies_close_minutes": sdef.proxies_close_minutes,
         },
     )
-    series.eligible_tiers.set(Tier.objects.filter(code__in=sdef.tiers))
-    series.desk_assisted_tiers.set(Tier.objects.filter(code__in=sdef.desk_tiers))
-    # Every rule field is written, so a field dropped from a definition goes back to its default on reload.
-    EarningRule.objects.update_or_create(
-        series=series, defaults={**_rule_defaults(), **sdef.rule, "assumptions": sdef.assumptions}
-    )
+    if created:
+        series.eligible_tiers.set(Tier.objects.filter(code__in=sdef.tiers))
+        series.desk_assisted_tiers.set(Tier.objects.filter(code__in=sdef.desk_tiers))
+        EarningRule.objects.create(series=series, **sdef.rule, assumptions=sdef.assumptions)
     return series
-
-
-def _rule_defaults() -> dict:
-    return {
-        f.name: f.get_default()
-        for f in EarningRule._meta.concrete_fields
-        if f.name not in ("id", "series", "assumptions")
-    }
 
 
 def _load_draws(series: DrawSeries, sdef: SeriesDef, actor: Actor) -> int:

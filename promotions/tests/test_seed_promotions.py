@@ -118,13 +118,13 @@ def test_loading_again_adds_nothing(loaded):
     assert "Turn Up the Heat: 9 series, 84 draws (0 added)" in output
 
 
-def test_reloading_puts_back_what_the_definition_says(loaded):
+def test_reloading_keeps_a_managers_later_edits(loaded):
     rule = series("golden-horse-prive-powerplay", "thu-2000-queen").rule
-    rule.cap, rule.points_per_ticket, rule.assumptions = 7, 1, ""
+    rule.cap, rule.points_per_ticket = 7, 1
     rule.save()
     load()
     rule.refresh_from_db()
-    assert (rule.cap, rule.points_per_ticket) == (None, 100)
+    assert (rule.cap, rule.points_per_ticket) == (7, 1)
     assert rule.assumptions.startswith("Rule 8's table of earning periods is missing")
 
 
