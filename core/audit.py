@@ -34,10 +34,10 @@ class Actor:
 
 
 def client_ip(request: HttpRequest) -> str | None:
-    # Behind the reverse proxy the client is the first X-Forwarded-For hop; gunicorn is only
-    # reachable through it in the compose deployment.
+    # Behind our reverse proxy the client is the hop the proxy appended: the last one. Earlier
+    # hops are whatever the client chose to send, so they are never trusted.
     forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-    ip = forwarded.split(",")[0].strip() if forwarded else request.META.get("REMOTE_ADDR")
+    ip = forwarded.split(",")[-1].strip() if forwarded else request.META.get("REMOTE_ADDR")
     return ip or None
 
 

@@ -37,18 +37,24 @@ class ExclusionForm(forms.Form):
     full_name = forms.CharField(max_length=121)
     kind = forms.ChoiceField(choices=ExclusionKind.choices)
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}))
-    starts_on = forms.DateField(widget=DATE, initial=dt.date.today)
-    ends_on = forms.DateField(required=False, widget=DATE, help_text="Leave empty if it has no end date.")
+    starts_on = forms.DateField(widget=DATE, initial=timezone.localdate)
+    ends_on = forms.DateField(
+        required=False, widget=DATE, label="Last day", help_text="In force to the end of this day. Empty: no end."
+    )
 
     def clean(self):
         data = super().clean()
-        if data.get("starts_on") and data.get("ends_on") and data["ends_on"] <= data["starts_on"]:
-            self.add_error("ends_on", "The end date must be after the start date.")
+        if data.get("starts_on") and data.get("ends_on") and data["ends_on"] < data["starts_on"]:
+            self.add_error("ends_on", "The last day cannot be before the first.")
         return data
 
     @staticmethod
     def start_of(day: dt.date | None) -> dt.datetime | None:
         return timezone.make_aware(dt.datetime.combine(day, dt.time.min)) if day else None
+
+    @classmethod
+    def end_of(cls, day: dt.date | None) -> dt.datetime | None:
+        return cls.start_of(day + dt.timedelta(days=1)) if day else None
 
 
 class ImportForm(forms.Form):

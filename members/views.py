@@ -1,4 +1,5 @@
 import csv
+import datetime as dt
 
 from django.contrib import messages
 from django.contrib.auth.decorators import permission_required
@@ -42,7 +43,7 @@ def member_detail(request, member_id: int):
         "eligibility": member_eligibility(member, now),
         "exclusions": Exclusion.objects.for_identity(member.id_type, member.id_number),
         "recent_points": member.points.select_related("property").order_by("-earned_at")[:10],
-        "points_30_days": member.points.filter(earned_at__gte=now - timezone.timedelta(days=30)).aggregate(
+        "points_30_days": member.points.filter(earned_at__gte=now - dt.timedelta(days=30)).aggregate(
             total=Sum("points")
         )["total"]
         or 0,
@@ -93,7 +94,7 @@ def exclusion_new(request):
             kind=data["kind"],
             reason=data["reason"],
             starts_at=form.start_of(data["starts_on"]),
-            ends_at=form.start_of(data["ends_on"]),
+            ends_at=form.end_of(data["ends_on"]),
         )
 
     exclusion = submit(request, form, record)

@@ -55,7 +55,7 @@ def test_an_exclusion_cannot_end_before_it_starts(manager, reference_data):
         },
     )
     assert response.status_code == 200
-    assert "The end date must be after the start date." in response.content.decode()
+    assert "The last day cannot be before the first." in response.content.decode()
     assert not Exclusion.objects.exists()
 
 

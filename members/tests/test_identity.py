@@ -50,3 +50,18 @@ def test_a_passport_needs_a_birth_date_and_a_plausible_number():
 def test_card_numbers_carry_a_luhn_check_digit():
     card = card_number_for(100_000_001)
     assert len(card) == 10 and luhn.is_valid(card)
+
+
+@pytest.mark.django_db
+def test_issued_card_numbers_skip_numbers_already_held_by_imported_cards(reference_data):
+    from django.db import transaction
+
+    from members.cards import card_numbers_issue
+    from members.models import CardNumberCounter
+    from members.tests.factories import MemberFactory
+
+    start = CardNumberCounter.objects.get_or_create(pk=1, defaults={"last_serial": 100_000_000})[0].last_serial
+    MemberFactory(card_number=card_number_for(start + 1))
+    with transaction.atomic():
+        issued = card_numbers_issue(2)
+    assert issued == [card_number_for(start + 2), card_number_for(start + 3)]
