@@ -1,6 +1,7 @@
 import datetime as dt
 
 import pytest
+import time_machine
 from django.urls import reverse
 from django.utils import timezone
 from stdnum import luhn
@@ -13,6 +14,14 @@ from members.services import member_sign_up
 from members.tests.factories import ExclusionFactory, MemberFactory, sa_id_for
 
 pytestmark = pytest.mark.django_db
+
+
+def years_before(day: dt.date, years: int) -> dt.date:
+    """The same day `years` earlier; 29 February falls back to the 28th."""
+    try:
+        return day.replace(year=day.year - years)
+    except ValueError:
+        return day.replace(year=day.year - years, day=28)
 
 
 def sign_up(reference_data, **overrides):
@@ -43,7 +52,7 @@ def test_two_sign_ups_get_different_card_numbers(reference_data):
 
 
 def test_a_guest_under_18_is_refused_with_the_date_they_turn_18(reference_data):
-    born = timezone.localdate().replace(year=timezone.localdate().year - 17)
+    born = years_before(timezone.localdate(), 17)
     with pytest.raises(DomainError, match="Under 18") as refused:
         sign_up(reference_data, id_number=sa_id_for(born))
     assert refused.value.code == "not_eligible"
@@ -52,7 +61,7 @@ def test_a_guest_under_18_is_refused_with_the_date_they_turn_18(reference_data):
 
 def test_a_guest_who_turns_18_today_is_accepted(reference_data):
     today = timezone.localdate()
-    born = today.replace(year=today.year - 18)
+    born = years_before(today, 18)
     assert sign_up(reference_data, id_number=sa_id_for(born)).pk
 
 
@@ -95,7 +104,7 @@ def test_the_sign_up_page_issues_a_card_and_shows_the_member(desk, reference_dat
 
 
 def test_the_sign_up_page_shows_the_refusal_and_keeps_what_was_typed(desk, reference_data):
-    born = timezone.localdate().replace(year=timezone.localdate().year - 16)
+    born = years_before(timezone.localdate(), 16)
     response = desk.post(
         reverse("members:sign_up"),
         {
@@ -110,3 +119,8 @@ def test_the_sign_up_page_shows_the_refusal_and_keeps_what_was_typed(desk, refer
     assert "Sign-up refused. Under 18" in response.content.decode()
     assert 'value="Young"' in response.content.decode()
     assert not Member.objects.exists()
+
+
+@time_machine.travel(dt.datetime(2028, 2, 29, 10, 0, tzinfo=dt.timezone(dt.timedelta(hours=2))), tick=False)
+def test_on_29_february_a_guest_born_on_28_february_18_years_ago_is_accepted(reference_data):
+    assert sign_up(reference_data, id_number=sa_id_for(dt.date(2010, 2, 28))).pk
