@@ -8,8 +8,8 @@ from core.models import WorkerHeartbeat
 
 
 def tick_run(*, now: dt.datetime | None = None) -> WorkerHeartbeat:
-    """The beat tick: record that scheduled jobs are alive. Later issues hang the due work
-    (closing ticket windows, running due draws, expiring letters) on this same tick."""
+    """Record that the beat tick is alive; core.tasks.tick then runs the work the clock has
+    made due (closing ticket windows, failing abandoned imports; later: due draws, letters)."""
     now = now or timezone.now()
     with transaction.atomic():
         updated = WorkerHeartbeat.objects.filter(name="beat").update(last_tick_at=now, ticks=F("ticks") + 1)

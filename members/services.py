@@ -284,3 +284,27 @@ def member_set_playing(*, actor: Actor, member: Member, playing: bool) -> Member
         if changed:
             audit_log(actor=actor, action="member.activity_changed", obj=member, data={"playing": playing})
     return member
+
+
+STALE_IMPORT = dt.timedelta(hours=2)
+
+
+def import_jobs_fail_stale(*, now: dt.datetime | None = None) -> int:
+    """A job still "running" long after it started lost its worker (killed, machine restarted):
+    mark it failed so the page stops waiting and the manager uploads again. Nothing of it was
+    written (the import is one transaction)."""
+    now = now or timezone.now()
+    failed = 0
+    for job_id in ImportJob.objects.filter(status=ImportStatus.RUNNING, started_at__lt=now - STALE_IMPORT).values_list(
+        "pk", flat=True
+    ):
+        with transaction.atomic():
+            changed = ImportJob.objects.filter(pk=job_id, status=ImportStatus.RUNNING).update(
+                status=ImportStatus.FAILED,
+                finished_at=now,
+                message="The worker stopped during this import; nothing was imported. Upload the file again.",
+            )
+            if changed:
+                audit_log(actor=Actor.system("tick"), action="import.abandoned", obj=ImportJob(pk=job_id))
+                failed += 1
+    return failed

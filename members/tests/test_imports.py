@@ -324,3 +324,22 @@ def test_an_unexpected_failure_marks_the_job_failed_instead_of_leaving_it_runnin
     job.refresh_from_db()
     assert job.status == ImportStatus.FAILED and "disk went away" in job.message
     assert PointsEntry.objects.count() == 0
+
+
+def test_an_import_abandoned_by_its_worker_is_failed_by_the_tick(member):
+    from members.services import import_jobs_fail_stale
+
+    job = import_job_create(
+        actor=Actor.system("test"),
+        kind="points",
+        file=ContentFile(points_file("3000000001,GRC,2026-10-01,5,R").encode()),
+        name="p.csv",
+    )
+    started = dt.datetime(2026, 11, 1, 10, 0, tzinfo=dt.UTC)
+    ImportJob.objects.filter(pk=job.pk).update(status=ImportStatus.RUNNING, started_at=started)
+    assert import_jobs_fail_stale(now=started + dt.timedelta(hours=1, minutes=59)) == 0
+    assert import_jobs_fail_stale(now=started + dt.timedelta(hours=2, minutes=1)) == 1
+    assert import_jobs_fail_stale(now=started + dt.timedelta(hours=3)) == 0
+    job.refresh_from_db()
+    assert job.status == ImportStatus.FAILED and "Upload the file again" in job.message
+    assert AuditEvent.objects.filter(action="import.abandoned", object_id=str(job.pk)).count() == 1
