@@ -8,9 +8,9 @@ from django.utils import timezone
 
 from core.audit import Actor, audit_log
 from core.errors import DomainError
-from draws.models import Draw
+from draws.models import Activation, Draw, DrawStatus
 from draws.services import draw_schedule, series_windows
-from promotions.models import DrawSeries, EarningRule, Promotion
+from promotions.models import DrawSeries, EarningRule, PeriodKind, Promotion
 
 
 def _changes(instance, fields: list[str]) -> dict:
@@ -55,11 +55,34 @@ def validate_windows(spec) -> None:
             raise DomainError("Ticket windows: each window must close after it opens.", code="bad_window")
 
 
+def validate_rule(rule: EarningRule) -> None:
+    if rule.period_kind == PeriodKind.FIXED and not rule.fixed_start:
+        raise DomainError("A fixed earning period needs its start.", code="bad_rule")
+    if rule.fixed_start and rule.fixed_end and rule.fixed_end <= rule.fixed_start:
+        raise DomainError("The earning period must end after it starts.", code="bad_rule")
+    if rule.equal_opportunity_tickets is None and not (
+        rule.points_per_ticket
+        or rule.points_per_ticket_by_tier
+        or rule.free_tickets_by_tier
+        or rule.free_tickets_by_weekday
+        or rule.period_kind == PeriodKind.NONE
+    ):
+        raise DomainError("The rule gives no tickets: set points per ticket, free tickets or an equal count.")
+
+
 def series_save(*, actor: Actor, series: DrawSeries, eligible_tiers, desk_tiers, rule: EarningRule) -> DrawSeries:
     creating = series.pk is None
     validate_windows(series.ticket_windows)
+    validate_rule(rule)
     if not eligible_tiers:
         raise DomainError("Choose at least one eligible tier.", code="no_tiers")
+    if not creating and Activation.objects.filter(draw__series=series, draw__status=DrawStatus.SCHEDULED).exists():
+        # Members who activated earlier would hold tickets counted under another rule.
+        raise DomainError(
+            "Tickets are already activated for a draw of this series that has not closed: "
+            "change the rule once that draw's window has closed.",
+            code="series_live",
+        )
     with transaction.atomic():
         changes = _changes(series, ["name", "method", "winners_per_draw", "win_once_scope", "ticket_windows"])
         series.save()

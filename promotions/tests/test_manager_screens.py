@@ -178,3 +178,27 @@ def test_rescheduling_a_week_does_not_bring_back_a_moved_draw(manager, reference
     )
     manager.post(reverse("promotions:series_schedule", args=[series.pk]), body)
     assert Draw.objects.filter(series=series).count() == 2
+
+
+def test_a_series_with_tickets_out_for_an_open_draw_cannot_change_its_rule(manager, reference_data):
+    from core.audit import Actor
+    from draws.services import activation_create
+    from members.tests.factories import MemberFactory, PointsEntryFactory
+
+    series = make_series(windows=[{"day": -1, "open": "00:00", "close_before": 5}])
+    draw = make_draw(series, dt.datetime.now(tz=SAST) + dt.timedelta(hours=2))
+    PointsEntryFactory(member=MemberFactory(card_number="9100000001"), points=300)
+    activation_create(actor=Actor.system("t"), draw_id=draw.pk, card_number="9100000001", channel="ehost")
+    body = series_post(reference_data, **{"series-code": series.code, "rule-points_per_ticket": 50})
+    response = manager.post(reverse("promotions:series_edit", args=[series.pk]), body)
+    assert "Tickets are already activated" in response.content.decode()
+    series.rule.refresh_from_db()
+    assert series.rule.points_per_ticket == 100
+
+
+def test_a_fixed_earning_period_needs_its_start(manager, reference_data):
+    promotion = Promotion.objects.create(code="p", name="P", starts_on="2026-01-01", ends_on="2026-12-31")
+    body = series_post(reference_data, **{"rule-period_kind": "fixed"})
+    response = manager.post(reverse("promotions:series_new", args=[promotion.pk]), body)
+    assert "A fixed earning period needs its start." in response.content.decode()
+    assert not DrawSeries.objects.exists()
