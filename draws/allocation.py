@@ -87,7 +87,7 @@ def _local_date(column: str) -> str:
 def allocation_sql(draw: Draw, *, at: dt.datetime, member_id: int | None = None) -> tuple[str, dict]:
     rule: EarningRule = draw.series.rule
     day = timezone.localtime(draw.scheduled_at).date()
-    tier_ids = list(draw.series.eligible_tiers.values_list("id", flat=True)) or [0]
+    tier_ids = [t.pk for t in draw.series.eligible_tiers.all()] or [0]  # uses a prefetch when there is one
     params: dict = {
         "property": draw.property_id,
         "adult_born_by": _years_before(day, 18),

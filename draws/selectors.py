@@ -11,7 +11,13 @@ def member_open_draws(
     member: Member, prop: Property, now: dt.datetime
 ) -> list[tuple[Draw, MemberDrawStanding, Activation | None]]:
     """Draws at `prop` accepting tickets now, each with the member's standing and activation."""
-    draws = list(Draw.objects.with_related().filter(property=prop).accepting_tickets_at(now).order_by("scheduled_at"))
+    draws = list(
+        Draw.objects.with_related()
+        .prefetch_related("series__eligible_tiers")
+        .filter(property=prop)
+        .accepting_tickets_at(now)
+        .order_by("scheduled_at")
+    )
     activations = {
         a.draw_id: a
         for a in Activation.objects.select_related("member", "draw", "draw__property").filter(
@@ -28,6 +34,7 @@ def member_upcoming_draws(
     activated tickets, from now to `days` ahead, each with the standing and activation."""
     draws = list(
         Draw.objects.with_related()
+        .prefetch_related("series__eligible_tiers")
         .filter(scheduled_at__gte=now, scheduled_at__lt=now + dt.timedelta(days=days))
         .filter(models.Q(property=member.home_property_id) | models.Q(activations__member=member))
         .exclude(status="cancelled")

@@ -130,3 +130,23 @@ def test_the_cash_desk_sees_that_a_member_is_not_eligible_but_not_why(cashier, d
     cash_page = cashier.get(reverse("members:detail", args=[member.pk])).content.decode()
     assert "Not eligible for promotions" in cash_page and "Gambling problem" not in cash_page
     assert "Gambling problem" in desk.get(reverse("members:detail", args=[member.pk])).content.decode()
+
+
+def test_the_member_page_with_upcoming_draws_stays_within_its_query_budget(desk, reference_data):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from members.tests.factories import PointsEntryFactory
+    from promotions.tests.factories import make_draw, make_series
+
+    member = MemberFactory()
+    PointsEntryFactory(member=member, points=500)
+    series = make_series(windows=[{"day": -1, "open": "00:00", "close_before": 5}])
+    url = reverse("members:detail", args=[member.pk])
+    make_draw(series, timezone.now() + dt.timedelta(hours=2))
+    one = _queries(desk, url)
+    for day in range(1, 8):
+        make_draw(series, timezone.now() + dt.timedelta(days=day, hours=1))
+    # Each shown draw costs its own allocation statement; at most 8 draws are shown.
+    assert _queries(desk, url) <= one + 7 * 3
