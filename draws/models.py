@@ -11,7 +11,7 @@ from django.db import models
 from django.db.models import Q
 
 from members.models import Member, Property
-from promotions.models import DrawMethod, DrawSeries
+from promotions.models import DrawMethod, DrawSeries, PromotionStatus
 
 
 class DrawStatus(models.TextChoices):
@@ -28,7 +28,7 @@ class DrawQuerySet(models.QuerySet):
     def accepting_tickets_at(self, moment) -> "DrawQuerySet":
         return self.filter(
             status=DrawStatus.SCHEDULED,
-            series__promotion__status="published",
+            series__promotion__status=PromotionStatus.PUBLISHED,
             windows__opens_at__lte=moment,
             windows__closes_at__gt=moment,
         ).distinct()

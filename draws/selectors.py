@@ -3,7 +3,7 @@ import datetime as dt
 from django.db import models
 
 from draws.allocation import MemberDrawStanding, member_allocation
-from draws.models import Activation, Draw
+from draws.models import Activation, Draw, DrawStatus
 from members.models import Member, Property
 
 
@@ -37,7 +37,7 @@ def member_upcoming_draws(
         .prefetch_related("series__eligible_tiers")
         .filter(scheduled_at__gte=now, scheduled_at__lt=now + dt.timedelta(days=days))
         .filter(models.Q(property=member.home_property_id) | models.Q(activations__member=member))
-        .exclude(status="cancelled")
+        .exclude(status=DrawStatus.CANCELLED)
         .distinct()
         .order_by("scheduled_at")[:limit]
     )

@@ -1,5 +1,6 @@
-"""A demo promotion whose draws sit around today, so that a newcomer running `make run` can
-try every journey at once: a ticket window open now, a draw later today and one tomorrow."""
+"""A demo promotion whose draws sit around now, so that a newcomer running `make run` can try
+every journey at once: a ticket window open now, a draw three hours ahead (later today unless
+it is late evening) and one a day after it."""
 
 import datetime as dt
 
