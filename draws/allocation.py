@@ -65,30 +65,34 @@ def _years_before(day: dt.date, years: int) -> dt.date:
         return day.replace(year=day.year - years, day=28)
 
 
-def _by_tier(column: str, values: dict, default, params: dict, name: str) -> str:
-    """CASE expression picking a per-tier number, with the default for tiers not listed."""
-    if not values:
-        params[name] = default
-        return f"CAST(%({name})s AS BIGINT)"
-    whens = []
-    for index, (tier, value) in enumerate(sorted(values.items())):
-        params[f"{name}_t{index}"], params[f"{name}_v{index}"] = tier, value
-        whens.append(f"WHEN %({name}_t{index})s THEN %({name}_v{index})s")
+def _by_tier(values: dict, default, params: dict, name: str, tier_ids: dict[str, int]) -> str:
+    """CASE expression picking a per-tier number by the member's tier id (no join with the
+    tier table), with the default for tiers not listed."""
     params[name] = default
-    return f"CAST(CASE {column} {' '.join(whens)} ELSE %({name})s END AS BIGINT)"
+    whens = []
+    for index, (code, value) in enumerate(sorted(values.items())):
+        if code in tier_ids:
+            params[f"{name}_t{index}"], params[f"{name}_v{index}"] = tier_ids[code], value
+            whens.append(f"WHEN %({name}_t{index})s THEN %({name}_v{index})s")
+    if not whens:
+        return f"CAST(%({name})s AS BIGINT)"
+    return f"CAST(CASE tier_id {' '.join(whens)} ELSE %({name})s END AS BIGINT)"
 
 
 def _local_date(column: str) -> str:
     if connection.vendor == "postgresql":
-        return f"(({column}) AT TIME ZONE '{settings.TIME_ZONE}')::date"
+        return f"(({column}) AT TIME ZONE %(tz)s)::date"
     return f"date({column}, '+2 hours')"  # SQLite (make run): Johannesburg has no daylight saving
 
 
 def allocation_sql(draw: Draw, *, at: dt.datetime, member_id: int | None = None) -> tuple[str, dict]:
     rule: EarningRule = draw.series.rule
     day = timezone.localtime(draw.scheduled_at).date()
-    tier_ids = [t.pk for t in draw.series.eligible_tiers.all()] or [0]  # uses a prefetch when there is one
+    # Tiers that are not eligible never reach the CASEs, so the eligible ones name every tier needed.
+    codes = {t.code: t.pk for t in draw.series.eligible_tiers.all()}  # uses a prefetch when there is one
+    tier_ids = list(codes.values()) or [0]
     params: dict = {
+        "tz": settings.TIME_ZONE,
         "property": draw.property_id,
         "adult_born_by": _years_before(day, 18),
         "fifty_born_by": _years_before(day, 50),
@@ -105,18 +109,22 @@ def allocation_sql(draw: Draw, *, at: dt.datetime, member_id: int | None = None)
     one_member = "AND p.member_id = %(member)s" if member_id else ""
     one_member_m = "AND m.id = %(member)s" if member_id else ""
 
+    # Distinct days cost a sort of every points row; count them only when the rule pays per
+    # visit ("active at the property" needs only some points, which COUNT(*) tells).
+    per_visit = rule.equal_opportunity_tickets is None and (rule.bonus_per_visit or rule.bonus_per_visit_app)
+    visits = f"COUNT(DISTINCT {_local_date('p.earned_at')})" if per_visit else "COUNT(*)"
     if rule.equal_opportunity_tickets is not None:
         params["equal"] = rule.equal_opportunity_tickets
         earned, free, bonus, cap = "0", "%(equal)s", "0", "CAST(NULL AS BIGINT)"
     else:
         per_ticket = draw.points_per_ticket or rule.points_per_ticket or 0
         ppt = _by_tier(
-            "tier", rule.points_per_ticket_by_tier if not draw.points_per_ticket else {}, per_ticket, params, "ppt"
+            rule.points_per_ticket_by_tier if not draw.points_per_ticket else {}, per_ticket, params, "ppt", codes
         )
         params["minimum"] = rule.minimum_points
         earned = f"CASE WHEN points >= %(minimum)s AND ({ppt}) > 0 THEN points / ({ppt}) ELSE 0 END"
         weekday_free = rule.free_tickets_by_weekday.get(str(timezone.localtime(at).weekday()), {})
-        free = _by_tier("tier", {**rule.free_tickets_by_tier, **weekday_free}, 0, params, "free")
+        free = _by_tier({**rule.free_tickets_by_tier, **weekday_free}, 0, params, "free", codes)
         params.update(
             bonus_app=rule.bonus_app_registered,
             bonus_50=rule.bonus_age_50_plus,
@@ -131,20 +139,19 @@ def allocation_sql(draw: Draw, *, at: dt.datetime, member_id: int | None = None)
             " + CASE WHEN visits > 0 THEN %(bonus_active)s ELSE 0 END"
             f" + visits * (%(bonus_visit)s + CASE WHEN {app} THEN %(bonus_visit_app)s ELSE 0 END))"
         )
-        cap = _by_tier("tier", rule.cap_by_tier, rule.cap, params, "cap")
+        cap = _by_tier(rule.cap_by_tier, rule.cap, params, "cap", codes)
 
     sql = f"""
         WITH pts AS (
-            SELECT p.member_id, SUM(p.points) AS points, COUNT(DISTINCT {_local_date("p.earned_at")}) AS visits
+            SELECT p.member_id, SUM(p.points) AS points, {visits} AS visits
             FROM members_pointsentry p
             WHERE p.property_id = %(property)s AND p.earned_at >= %(start)s AND p.earned_at < %(end)s {one_member}
             GROUP BY p.member_id
         ),
         base AS (
-            SELECT m.id AS member_id, t.code AS tier, COALESCE(pts.points, 0) AS points,
+            SELECT m.id AS member_id, m.tier_id, COALESCE(pts.points, 0) AS points,
                    COALESCE(pts.visits, 0) AS visits, m.app_registered_on, m.date_of_birth
             FROM members_member m
-            JOIN members_tier t ON t.id = m.tier_id
             LEFT JOIN pts ON pts.member_id = m.id
             WHERE m.tier_id IN ({tiers_in})
               AND (m.home_property_id = %(property)s OR pts.member_id IS NOT NULL)
