@@ -197,6 +197,11 @@ def activation_create(
     Seed rules: receipts are valid for one draw only; activation happens on the draw day within
     the advertised eHost times (e.g. 08h00-12h55 for the 13h00 draw); the app only admits a
     member who is actively playing; the VIP desk prints for its own tiers (Fast Lane rule 75).
+
+    Everything is checked first without a lock (the allocation statement is the slow part);
+    then the draw row, which is the serial counter, is locked only to re-check what another
+    request could have changed (the draw closed or moved, this member activated) and to take
+    the serials.
     """
     now = now or timezone.now()
     member = Member.objects.select_related("tier").filter(card_number=card_number).first()
@@ -204,69 +209,28 @@ def activation_create(
         raise DomainError(f"No member has card number {card_number}.", code="unknown_card")
     if channel not in Channel.values:
         raise DomainError(f"Unknown channel {channel!r}: use ehost, app or desk.", code="bad_channel")
+    draw = (
+        Draw.objects.select_related("series", "series__rule", "series__promotion", "property")
+        .filter(pk=draw_id)
+        .first()
+    )
+    if draw is None:
+        raise DomainError(f"There is no draw {draw_id}.", code="unknown_draw")
+    _check_can_activate(draw, member, channel, device, now)
+    standing = member_allocation(draw, member, at=now)
+    if standing.refusals:
+        raise DomainError("Not eligible for this draw: " + " ".join(standing.refusals), code="not_eligible")
+    tickets = standing.tickets
+    if tickets <= 0:
+        raise DomainError(
+            f"{member.full_name} has no tickets for this draw "
+            f"({standing.allocation.points} points in the earning period).",
+            code="no_tickets",
+        )
 
     with transaction.atomic():
-        # The draw row is the serial counter: locking it serialises this draw's activations.
-        draw = (
-            Draw.objects.select_for_update(of=("self",))
-            .select_related("series", "series__rule", "series__promotion", "property")
-            .filter(pk=draw_id)
-            .first()
-        )
-        if draw is None:
-            raise DomainError(f"There is no draw {draw_id}.", code="unknown_draw")
-        if device is not None and device.property_id != draw.property_id:
-            raise DomainError(
-                f"This device belongs to {device.property.name}; {draw.name} is at {draw.property.name}.",
-                code="wrong_property",
-            )
-        if draw.series.promotion.status != PromotionStatus.PUBLISHED:
-            raise DomainError(
-                f"{draw.series.promotion.name} is {draw.series.promotion.get_status_display().lower()}, "
-                "not published: its draws take no tickets.",
-                code="window_closed",
-            )
-        if draw.method == DrawMethod.RAPS:
-            raise DomainError(
-                "RAPS sessions pick players who are actively playing; there are no tickets to activate.",
-                code="no_tickets",
-            )
-        refusal = _window_refusal(draw, now)
-        if refusal:
-            raise DomainError(refusal, code="window_closed")
-        existing = Activation.objects.filter(draw=draw, member=member).first()
-        if existing:
-            raise DomainError(
-                f"{member.full_name} already activated {existing.tickets} tickets for this draw "
-                f"at {timezone.localtime(existing.activated_at):%H:%M} (receipt {existing.receipt_number}).",
-                code="already_activated",
-            )
-        standing = member_allocation(draw, member, at=now)
-        if standing.refusals:
-            raise DomainError("Not eligible for this draw: " + " ".join(standing.refusals), code="not_eligible")
-        fresh = member.playing_updated_at and now - member.playing_updated_at <= dt.timedelta(
-            minutes=settings.PLAYING_FRESH_MINUTES
-        )
-        if channel == Channel.APP and not (member.playing_now and fresh):
-            raise DomainError(
-                "The app accepts entries only while the member is actively playing on slots or tables.",
-                code="not_active_on_floor",
-            )
-        if channel == Channel.DESK:
-            desk_tiers = {t.pk: t.name for t in draw.series.desk_assisted_tiers.all()}
-            if member.tier_id not in desk_tiers:
-                raise DomainError(
-                    f"The desk prints tickets only for {', '.join(desk_tiers.values()) or 'no tier'} members "
-                    "in this draw; send the member to an eHost.",
-                    code="not_eligible",
-                )
-        tickets = standing.tickets
-        if tickets <= 0:
-            raise DomainError(
-                f"{member.full_name} has no tickets for this draw "
-                f"({standing.allocation.points} points in the earning period).",
-                code="no_tickets",
-            )
+        draw = Draw.objects.select_for_update(of=("self",)).select_related("series__promotion").get(pk=draw.pk)
+        _check_open_and_not_activated(draw, member, now)
         first = draw.next_serial
         draw.next_serial = first + tickets
         draw.save(update_fields=["next_serial"])
@@ -296,6 +260,56 @@ def activation_create(
             },
         )
     return activation
+
+
+def _check_can_activate(draw: Draw, member: Member, channel: str, device: DeviceToken | None, now) -> None:
+    if device is not None and device.property_id != draw.property_id:
+        raise DomainError(
+            f"This device belongs to {device.property.name}; {draw.name} is at {draw.property.name}.",
+            code="wrong_property",
+        )
+    if draw.method == DrawMethod.RAPS:
+        raise DomainError(
+            "RAPS sessions pick players who are actively playing; there are no tickets to activate.",
+            code="no_tickets",
+        )
+    _check_open_and_not_activated(draw, member, now)
+    fresh = member.playing_updated_at and now - member.playing_updated_at <= dt.timedelta(
+        minutes=settings.PLAYING_FRESH_MINUTES
+    )
+    if channel == Channel.APP and not (member.playing_now and fresh):
+        raise DomainError(
+            "The app accepts entries only while the member is actively playing on slots or tables.",
+            code="not_active_on_floor",
+        )
+    if channel == Channel.DESK:
+        desk_tiers = {t.pk: t.name for t in draw.series.desk_assisted_tiers.all()}
+        if member.tier_id not in desk_tiers:
+            raise DomainError(
+                f"The desk prints tickets only for {', '.join(desk_tiers.values()) or 'no tier'} members "
+                "in this draw; send the member to an eHost.",
+                code="not_eligible",
+            )
+
+
+def _check_open_and_not_activated(draw: Draw, member: Member, now) -> None:
+    """What another request can change between the first look and the lock."""
+    promotion = draw.series.promotion
+    if promotion.status != PromotionStatus.PUBLISHED:
+        raise DomainError(
+            f"{promotion.name} is {promotion.get_status_display().lower()}, not published: its draws take no tickets.",
+            code="window_closed",
+        )
+    refusal = _window_refusal(draw, now)
+    if refusal:
+        raise DomainError(refusal, code="window_closed")
+    existing = Activation.objects.filter(draw=draw, member=member).first()
+    if existing:
+        raise DomainError(
+            f"{member.full_name} already activated {existing.tickets} tickets for this draw "
+            f"at {timezone.localtime(existing.activated_at):%H:%M} (receipt {existing.receipt_number}).",
+            code="already_activated",
+        )
 
 
 # --- Closing windows (the beat tick) -------------------------------------------------------
