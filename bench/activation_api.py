@@ -1,0 +1,677 @@
+"""Load-test the activation API under gunicorn on the database bench/fill.py filled.
+
+    .venv/bin/python bench/activation_api.py [--database-url postgres://postgres@127.0.0.1:5432/promodesk_bench]
+        [--configs sync4,gthread2x8,gthread4x4] [--clients 32] [--seconds 20] [--max-requests 6000]
+        [--in-process 210]
+
+Runs manage.py migrate on the bench database, then prepares a draw of the bench series
+(bench/drawbench.py: the realistic earning rule) at Gold Reef City whose ticket window is open
+now, an eHost device token for it, and a pool of members who hold tickets for it (from the
+allocation statement).
+
+First, in this process and one at a time (--in-process activations each): activation_create,
+and a variant that is NOT the project's code (what_if_activation_create: the draw's row lock
+taken last), with how long each holds the draw's row lock. That lock serialises a draw's
+activations, so 1000 / (lock ms) is the most activations a second one draw can take.
+
+Then, for each gunicorn configuration in --configs (syncN: N sync workers; gthreadWxT: W workers
+of T threads), starts `gunicorn config.wsgi` on a free loopback port (APP_ENV=development, DEBUG
+off, the default ALLOWED_HOSTS), warms it up and drives it from --clients threads, each with its
+own keep-alive http.client connection, for --seconds or --max-requests requests, whichever comes
+first (bounded; traffic to 127.0.0.1 only):
+
+* baselines on the same gunicorn: GET /accounts/login/ (the ratios are against it),
+  GET /api/v1/members/0/draws without a token (401: django-ninja's floor) and
+  GET /api/v1/openapi.json (django-ninja builds the schema on every request);
+* write, 1 client: POST /api/v1/activations one at a time, the latency without queueing;
+* write: POST /api/v1/activations from --clients clients, every request for a DIFFERENT member
+  (activations are once per member per draw);
+* read: GET /api/v1/members/{card}/draws for members of the pool.
+
+It prints requests/s, median, p95 and p99 latency, the responses by status and the CPU time per
+request spent in gunicorn's processes and in PostgreSQL's backends (from /proc). Then it checks
+the draw: as many activations as 201 responses (and in-process activations), serial ranges
+contiguous from 1 with no overlap, each receipt's range as the API answered it. gunicorn is
+stopped at the end of each configuration, also on error or Ctrl-C (SIGTERM to its master). The
+draw is cancelled at the end (reason "bench run finished") so it no longer shows as open; a new
+run cancels any bench draw a crashed run left open.
+
+The load generator runs on the same 2 CPUs as gunicorn and PostgreSQL; it prints its own CPU time.
+"""
+
+import argparse
+import datetime as dt
+import http.client
+import json
+import os
+import queue
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from drawbench import BENCH_RULE, DEFAULT_URL, ROOT, bench_series, load_average, migrate, percentile, setup_django
+
+TARGET_RPS = 300
+TARGET_P99_MS = 100.0
+WARM_UP_REQUESTS = 64  # per kind and configuration, not counted
+SINGLE_CLIENT_REQUESTS = 100  # the one-client write phase: latency without queueing
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Result:
+    label: str
+    latencies_ms: list[float] = field(default_factory=list)
+    statuses: Counter = field(default_factory=Counter)
+    elapsed: float = 0.0
+    bodies: list[bytes] = field(default_factory=list)  # 201 bodies (the receipts)
+    app_cpu_ms: float = 0.0  # per request, gunicorn's processes
+    db_cpu_ms: float = 0.0  # per request, PostgreSQL's backends
+
+    @property
+    def count(self) -> int:
+        return sum(self.statuses.values())
+
+    @property
+    def rps(self) -> float:
+        return self.count / self.elapsed if self.elapsed else 0.0
+
+    def pct(self, fraction: float) -> float:
+        return percentile(self.latencies_ms, fraction) if self.latencies_ms else float("nan")
+
+
+def parse_config(text: str) -> tuple[str, list[str]]:
+    if text.startswith("sync"):
+        workers = int(text[4:])
+        return f"sync, {workers} workers", ["--workers", str(workers)]
+    if text.startswith("gthread"):
+        workers, threads = (int(n) for n in text[7:].split("x"))
+        return (
+            f"gthread, {workers} workers x {threads} threads",
+            ["--workers", str(workers), "--worker-class", "gthread", "--threads", str(threads)],
+        )
+    raise SystemExit(f"Unknown gunicorn configuration {text!r}: use syncN or gthreadWxT")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+# --- preparation (in this process, through the project's services) -------------------------
+
+
+def prepare(needed: int, rng: random.Random):
+    """The run's draw (window open now), a device token, and `needed` cards holding tickets."""
+    from django.db import connection
+    from django.utils import timezone
+
+    from core.audit import Actor
+    from draws.allocation import allocation_sql
+    from draws.models import Draw, DrawStatus
+    from draws.services import device_token_create, draw_cancel, draw_schedule
+
+    actor = Actor.system("bench")
+    series = bench_series("bench-activation", "Bench activation draw", BENCH_RULE)
+    now = timezone.now()
+    # Draws of earlier runs that are still open would make the read endpoint do more work.
+    for stale in Draw.objects.filter(series=series, status=DrawStatus.SCHEDULED, tickets_close_at__gt=now):
+        draw_cancel(actor=actor, draw_id=stale.pk, reason="bench: a newer bench run started")
+    at = (now + dt.timedelta(hours=3)).replace(second=0, microsecond=0)
+    stamp = timezone.localtime(now).strftime("%Y%m%d-%H%M%S")
+    draw = draw_schedule(
+        actor=actor,
+        series=series,
+        scheduled_at=at,
+        name=f"Bench activation draw, run {stamp}",
+        windows=[(now - dt.timedelta(minutes=10), at - dt.timedelta(minutes=30))],
+    )
+    device, token = device_token_create(actor=actor, prop=series.property, name=f"bench-ehost-{stamp}")
+    sql, params = allocation_sql(draw, at=now)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT a.member_id FROM ({sql}) AS a(member_id, points, earned, free, bonus, tickets)"
+            " WHERE a.tickets > 0",
+            params,
+        )
+        holders = [row[0] for row in cursor.fetchall()]
+        picked = rng.sample(holders, min(needed, len(holders)))
+        cursor.execute("SELECT id, card_number FROM members_member WHERE id = ANY(%s)", [picked])
+        card_of = dict(cursor.fetchall())
+        cursor.execute(
+            "SELECT count(DISTINCT d.id) FROM draws_draw d JOIN draws_ticketwindow w ON w.draw_id = d.id"
+            " WHERE d.property_id = %s AND d.status = 'scheduled' AND w.opens_at <= now() AND w.closes_at > now()",
+            [draw.property_id],
+        )
+        open_draws = cursor.fetchone()[0]
+    cards = [card_of[member_id] for member_id in picked]
+    return draw, device, token, cards, len(holders), open_draws
+
+
+# --- gunicorn ------------------------------------------------------------------------------
+
+
+class Gunicorn:
+    def __init__(self, url: str, options: list[str], log_dir: Path, name: str):
+        self.port = free_port()
+        self.log_path = log_dir / f"gunicorn-{name}.log"
+        env = {
+            **os.environ,
+            "APP_ENV": "development",
+            "DATABASE_URL": url,
+            "DEBUG": "0",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            # Keep each worker's connection for the whole run (the default is 60 s) so that the
+            # CPU of its PostgreSQL backend can be read between two snapshots.
+            "DB_CONN_MAX_AGE": "600",
+        }
+        env.pop("ALLOWED_HOSTS", None)  # the development default includes 127.0.0.1
+        command = [
+            str(ROOT / ".venv" / "bin" / "gunicorn"),
+            "config.wsgi",
+            "--bind",
+            f"127.0.0.1:{self.port}",
+            *options,
+        ]
+        self.command = " ".join(command[1:])
+        self.log = open(self.log_path, "wb")  # noqa: SIM115 (closed in stop())
+        self.process = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise SystemExit(f"gunicorn exited with {self.process.returncode}; see {self.log_path}")
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
+                conn.request("GET", "/api/v1/openapi.json")
+                status = conn.getresponse().status
+                conn.close()
+                if status == 200:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.25)
+        raise SystemExit(f"gunicorn did not answer within {timeout:.0f} s; see {self.log_path}")
+
+    def stop(self) -> None:
+        """SIGTERM to the gunicorn master (its workers follow); SIGKILL to its process group
+        (only gunicorn's own processes) if it has not gone after 20 s."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=10)
+        self.log.close()
+
+
+# --- the load generator --------------------------------------------------------------------
+
+
+def drive(
+    port: int,
+    label: str,
+    requests: list[tuple[str, str, bytes | None]],
+    *,
+    clients: int,
+    seconds: float,
+    headers: dict[str, str],
+    keep_bodies: bool = False,
+) -> Result:
+    """Send `requests` (method, path, body) from `clients` threads, each on its own keep-alive
+    connection, until they are all sent or `seconds` have passed. Each request is sent once."""
+    work: queue.SimpleQueue = queue.SimpleQueue()
+    for item in requests:
+        work.put(item)
+    result = Result(label)
+    lock = threading.Lock()
+    start_gate = threading.Barrier(clients + 1)
+    deadline_box: list[float] = []
+
+    def client() -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        latencies, statuses, bodies = [], Counter(), []
+        start_gate.wait()
+        deadline = deadline_box[0]
+        while time.perf_counter() < deadline:
+            try:
+                method, path, body = work.get_nowait()
+            except queue.Empty:
+                break
+            began = time.perf_counter()
+            try:
+                conn.request(method, path, body=body, headers=headers)
+                response = conn.getresponse()
+                data = response.read()
+                status: int | str = response.status
+            except (OSError, http.client.HTTPException) as error:
+                status, data = f"error: {type(error).__name__}", b""
+                conn.close()
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            latencies.append((time.perf_counter() - began) * 1000)
+            statuses[status] += 1
+            if keep_bodies and status == 201:
+                bodies.append(data)
+        conn.close()
+        with lock:
+            result.latencies_ms.extend(latencies)
+            result.statuses.update(statuses)
+            result.bodies.extend(bodies)
+
+    threads = [threading.Thread(target=client, daemon=True) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
+    began = time.perf_counter()
+    deadline_box.append(began + seconds)
+    start_gate.wait()
+    for thread in threads:
+        thread.join(timeout=seconds + 120)
+    result.elapsed = time.perf_counter() - began
+    return result
+
+
+def activation_requests(cards: list[str], draw_id: int) -> list[tuple[str, str, bytes]]:
+    return [
+        ("POST", "/api/v1/activations", json.dumps({"card_number": card, "draw_id": draw_id}).encode())
+        for card in cards
+    ]
+
+
+def read_requests(cards: list[str], count: int, rng: random.Random) -> list[tuple[str, str, None]]:
+    return [("GET", f"/api/v1/members/{rng.choice(cards)}/draws", None) for _ in range(count)]
+
+
+def row(result: Result, baseline: Result | None = None) -> str:
+    statuses = ", ".join(f"{status}: {n:,}" for status, n in sorted(result.statuses.items(), key=str))
+    ratio = ""
+    if baseline is not None and baseline.rps:
+        ratio = f"  {result.rps / baseline.rps:.2f}x rps, {result.pct(0.5) / baseline.pct(0.5):.1f}x p50 of baseline"
+    return (
+        f"  {result.label:<34} {result.count:>6,} {result.rps:>8.1f} {result.pct(0.5):>8.1f} {result.pct(0.95):>8.1f}"
+        f" {result.pct(0.99):>8.1f} {max(result.latencies_ms, default=0):>8.1f}"
+        f"  {result.app_cpu_ms:.1f}/{result.db_cpu_ms:.1f}; {statuses}{ratio}"
+    )
+
+
+def verify(draw_id: int, created: int, receipts: list[dict]) -> list[str]:
+    """The draw's activations against the 201 responses; the problems found (empty: none)."""
+    from django.db import connection
+
+    problems = []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """SELECT count(*), coalesce(sum(tickets), 0), min(first_serial), max(last_serial),
+                      count(*) FILTER (WHERE first_serial <= prev_last),
+                      count(*) FILTER (WHERE prev_last IS NOT NULL AND first_serial <> prev_last + 1),
+                      count(DISTINCT member_id)
+               FROM (SELECT first_serial, last_serial, tickets, member_id,
+                            lag(last_serial) OVER (ORDER BY first_serial) AS prev_last
+                     FROM draws_activation WHERE draw_id = %s) AS a""",
+            [draw_id],
+        )
+        count, tickets, first, last, overlaps, gaps, members = cursor.fetchone()
+        cursor.execute("SELECT next_serial FROM draws_draw WHERE id = %s", [draw_id])
+        next_serial = cursor.fetchone()[0]
+        cursor.execute(
+            "SELECT receipt_number, first_serial, last_serial FROM draws_activation WHERE draw_id = %s", [draw_id]
+        )
+        stored = {number: (a, b) for number, a, b in cursor.fetchall()}
+    print(
+        f"Draw {draw_id}: {count:,} activations ({members:,} members), {tickets:,} tickets, serials"
+        f" {first}..{last}, next serial {next_serial}; {created:,} responses 201"
+    )
+    if count != created:
+        problems.append(f"{count} activations in the database but {created} responses 201")
+    if members != count:
+        problems.append(f"{count} activations for {members} members")
+    if overlaps:
+        problems.append(f"{overlaps} serial ranges overlap the one before")
+    if gaps:
+        problems.append(f"{gaps} gaps between serial ranges")
+    if count and (first != 1 or last != tickets or next_serial != tickets + 1):
+        problems.append(f"serials not contiguous from 1: {first}..{last}, {tickets} tickets, next {next_serial}")
+    answered = {r["receipt_number"]: (r["first_serial"], r["last_serial"]) for r in receipts}
+    if answered != stored:
+        differ = len(set(answered.items()) ^ set(stored.items()))
+        problems.append(f"{differ} receipts differ between the 201 responses and the database")
+    return problems
+
+
+def what_if_activation_create(*, actor, draw_id: int, card_number: str, device):
+    """NOT the project's code: activation_create with the draw's row lock taken last, to
+    measure the change this benchmark suggests for draws/services.py. The same reads and checks
+    run first, without the lock (member, draw, window, earlier activation, member_allocation);
+    then one transaction takes the serials with UPDATE ... RETURNING (the row lock, held to
+    COMMIT), inserts the activation and the audit event. The status test in the UPDATE keeps a
+    frozen draw closed; the unique (draw, member) constraint refuses a second activation that
+    raced past the unlocked check (IntegrityError, to be answered as already_activated)."""
+    from django.db import connection, transaction
+    from django.utils import timezone
+
+    from core.audit import audit_log
+    from draws import services
+    from draws.allocation import member_allocation
+    from draws.models import Activation, Draw, DrawStatus
+    from members.models import Member
+
+    now = timezone.now()
+    member = Member.objects.select_related("tier").filter(card_number=card_number).first()
+    draw = Draw.objects.select_related("series", "series__rule", "series__promotion", "property").get(pk=draw_id)
+    assert services._window_refusal(draw, now) is None
+    assert not Activation.objects.filter(draw=draw, member=member).exists()
+    standing = member_allocation(draw, member, at=now)
+    tickets = standing.tickets
+    assert not standing.refusals and tickets > 0
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "UPDATE draws_draw SET next_serial = next_serial + %s WHERE id = %s AND status = %s"
+                " RETURNING next_serial",
+                [tickets, draw_id, DrawStatus.SCHEDULED],
+            )
+            first = cursor.fetchone()[0] - tickets
+        activation = Activation.objects.create(
+            draw=draw,
+            member=member,
+            channel=device.kind,
+            first_serial=first,
+            last_serial=first + tickets - 1,
+            tickets=tickets,
+            breakdown=standing.allocation.as_dict(),
+            receipt_number=f"{draw.pk}-{first:08d}",
+            activated_at=now,
+            device=device,
+        )
+        audit_log(
+            actor=actor,
+            action="tickets.activated",
+            obj=activation,
+            data={"draw": draw.pk, "card_number": member.card_number, "serials": [first, first + tickets - 1]},
+        )
+    return activation
+
+
+def in_process(
+    draw_id: int, device, cards: list[str], *, what_if: bool = False
+) -> tuple[list[float], list[float], list[dict]]:
+    """activation_create (or, with what_if, what_if_activation_create) called directly, one
+    after another: the time of each call and how long it holds the draw's row lock (from the
+    statement that takes it to the return after COMMIT). While one activation holds the lock,
+    every other activation of the draw waits, so one draw can take at most 1000 / (lock ms)
+    activations a second, however many CPUs serve it."""
+    from django.db import connection
+
+    from core.audit import Actor
+    from draws.services import activation_create
+
+    actor = Actor(label=f"device:bench:{device.name}", ip="127.0.0.1")
+    totals, held, receipts = [], [], []
+    locked_at: list[float] = []
+
+    def watch(execute, sql, params, many, context):
+        if ("FOR UPDATE" in sql or sql.startswith("UPDATE draws_draw SET next_serial")) and "draws_draw" in sql:
+            locked_at.append(time.perf_counter())
+        return execute(sql, params, many, context)
+
+    create = what_if_activation_create if what_if else activation_create
+    extra = {} if what_if else {"channel": device.kind}
+    with connection.execute_wrapper(watch):
+        for card in cards:
+            locked_at.clear()
+            began = time.perf_counter()
+            made = create(actor=actor, draw_id=draw_id, card_number=card, device=device, **extra)
+            ended = time.perf_counter()
+            receipts.append(
+                {
+                    "receipt_number": made.receipt_number,
+                    "first_serial": made.first_serial,
+                    "last_serial": made.last_serial,
+                }
+            )
+            totals.append((ended - began) * 1000)
+            if locked_at:
+                held.append((ended - locked_at[0]) * 1000)
+    return totals[10:], held[10:], receipts
+
+
+def proc_cpu(pid: int) -> float:
+    """CPU seconds (user + system) a process has used so far; 0 once it has gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if int(stat[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+class CpuMeter:
+    """CPU used by gunicorn's workers and by the PostgreSQL backends of the bench database
+    (except this process's own), read from /proc between two snapshots."""
+
+    def __init__(self, url: str, master: int):
+        import psycopg
+
+        self.master = master
+        self.conn = psycopg.connect(url.replace("postgres://", "postgresql://", 1), autocommit=True)
+        self.before: dict[str, dict[int, float]] = {}
+
+    def snapshot(self) -> dict[str, dict[int, float]]:
+        backends = self.conn.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchall()
+        return {
+            "app": {pid: proc_cpu(pid) for pid in [self.master, *children_of(self.master)]},
+            "db": {pid: proc_cpu(pid) for (pid,) in backends},
+        }
+
+    def start(self) -> None:
+        self.before = self.snapshot()
+
+    def stop(self, result: Result) -> None:
+        after = self.snapshot()
+        for kind in ("app", "db"):
+            used = sum(cpu - self.before[kind].get(pid, 0.0) for pid, cpu in after[kind].items())
+            setattr(result, f"{kind}_cpu_ms", used * 1000 / max(result.count, 1))
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", DEFAULT_URL))
+    parser.add_argument(
+        "--configs",
+        default="sync4,gthread2x8,gthread4x4",
+        help="gunicorn set-ups: syncN or gthreadWxT, comma-separated",
+    )
+    parser.add_argument("--clients", type=int, default=32, help="concurrent clients (default 32)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="longest a phase runs (default 20)")
+    parser.add_argument("--max-requests", type=int, default=6000, help="most requests in a phase (default 6000)")
+    parser.add_argument(
+        "--in-process", type=int, default=210, help="activations timed in this process first (default 210)"
+    )
+    parser.add_argument("--seed", type=int, default=5)
+    args = parser.parse_args()
+    configs = [parse_config(text.strip()) for text in args.configs.split(",") if text.strip()]
+
+    migrate(args.database_url)
+    setup_django(args.database_url)
+    from django.db import connection
+
+    from core.audit import Actor
+    from draws.services import draw_cancel
+
+    rng = random.Random(args.seed)
+    per_config = WARM_UP_REQUESTS + SINGLE_CLIENT_REQUESTS + args.max_requests
+    needed = len(configs) * per_config + 2 * args.in_process
+    draw, device, token, cards, holders, open_draws = prepare(needed, rng)
+    print(
+        f"Draw {draw.pk} ({draw.name}) at {draw.property.code}, window open now; device {device.name!r};"
+        f" {holders:,} members hold tickets, {len(cards):,} picked for activations."
+    )
+    print(f"Draws open now at {draw.property.code} (each one is an allocation per read request): {open_draws}")
+    if len(cards) < needed:
+        print(f"NOTE: only {len(cards):,} members hold tickets; phases will end early.")
+    read_cards = list(cards)
+    unused = list(reversed(cards))
+
+    def take(count: int) -> list[str]:
+        return [unused.pop() for _ in range(min(count, len(unused)))]
+
+    lock_notes, receipts = [], []
+    for what_if in (False, True) if args.in_process > 10 else ():
+        totals, held, made = in_process(draw.pk, device, take(args.in_process), what_if=what_if)
+        receipts += made
+        lock_notes.append(
+            f"{'What-if (NOT the project code), lock last' if what_if else 'activation_create'}, in process, one at"
+            f" a time ({len(totals)} after 10 warm-up): median {statistics.median(totals):.2f} ms, p95"
+            f" {percentile(totals, 0.95):.2f} ms; draw row lock held median {statistics.median(held):.2f} ms, p95"
+            f" {percentile(held, 0.95):.2f} ms: at most {1000 / statistics.median(held):.0f} activations/s per draw."
+        )
+        print(lock_notes[-1])
+    connection.close()  # gunicorn's workers should not wait on this process's connection
+
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    log_dir = Path(tempfile.mkdtemp(prefix="bench-activation-"))
+    created = len(receipts)
+    reports: list[tuple[str, list[tuple[Result, Result | None]]]] = []
+    load_before = os.getloadavg()
+    cpu_before = time.process_time()
+    wall_before = time.perf_counter()
+    try:
+        for index, (label, options) in enumerate(configs):
+            server = Gunicorn(args.database_url, options, log_dir, f"{index}")
+            meter = None
+            try:
+                server.wait_ready()
+                meter = CpuMeter(args.database_url, server.process.pid)
+                print(f"\n{label}: {server.command}  (log {server.log_path})", flush=True)
+
+                def phase(name, requests, *, keep=False, clients=args.clients, auth=True, server=server, meter=meter):
+                    meter.start()
+                    result = drive(
+                        server.port,
+                        name,
+                        requests,
+                        clients=clients,
+                        seconds=args.seconds,
+                        headers=headers if auth else {},
+                        keep_bodies=keep,
+                    )
+                    meter.stop(result)
+                    return result
+
+                # Warm-up: every worker imports, connects and fills its caches.
+                for warm_result in (
+                    phase("warm-up write", activation_requests(take(WARM_UP_REQUESTS), draw.pk), keep=True),
+                    phase("warm-up read", read_requests(read_cards, WARM_UP_REQUESTS, rng)),
+                    phase("warm-up", [("GET", "/api/v1/openapi.json", None)] * WARM_UP_REQUESTS),
+                    phase("warm-up", [("GET", "/accounts/login/", None)] * WARM_UP_REQUESTS),
+                ):
+                    created += warm_result.statuses.get(201, 0)
+                    receipts.extend(json.loads(body) for body in warm_result.bodies)
+                login = phase("baseline GET login page", [("GET", "/accounts/login/", None)] * args.max_requests)
+                unauthorised = phase(
+                    "baseline API, no token (401)",
+                    [("GET", "/api/v1/members/0/draws", None)] * args.max_requests,
+                    auth=False,
+                )
+                openapi = phase(
+                    "baseline GET openapi.json", [("GET", "/api/v1/openapi.json", None)] * args.max_requests
+                )
+                single = phase(
+                    "write, 1 client",
+                    activation_requests(take(SINGLE_CLIENT_REQUESTS), draw.pk),
+                    keep=True,
+                    clients=1,
+                )
+                write = phase(
+                    "write POST activations", activation_requests(take(args.max_requests), draw.pk), keep=True
+                )
+                read = phase("read GET members/{card}/draws", read_requests(read_cards, args.max_requests, rng))
+                for made in (single, write):
+                    created += made.statuses.get(201, 0)
+                    receipts.extend(json.loads(body) for body in made.bodies)
+                results = [(login, None), (unauthorised, login), (openapi, login), (single, login)]
+                results += [(write, login), (read, login)]
+                reports.append((label, results))
+                print(
+                    f"  {'':<34} {'reqs':>6} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8}"
+                    "  app/db CPU ms per request; statuses; vs the login page"
+                )
+                for result, base in results:
+                    print(row(result, base), flush=True)
+            finally:
+                if meter is not None:
+                    meter.close()
+                server.stop()
+    finally:
+        load_after = os.getloadavg()
+        cpu = time.process_time() - cpu_before
+        wall = time.perf_counter() - wall_before
+        problems = verify(draw.pk, created, receipts)
+        draw_cancel(actor=Actor.system("bench"), draw_id=draw.pk, reason="bench run finished")
+
+    print()
+    print(
+        f"{args.clients} clients (the 'write, 1 client' phase: one), phases of at most {args.seconds:.0f} s or"
+        f" {args.max_requests:,} requests, after {WARM_UP_REQUESTS} warm-up requests of each kind. Load average"
+        f" (1 min) {load_before[0]:.1f} before, {load_after[0]:.1f} after; {load_average()} now. The load"
+        f" generator used {cpu:.0f} s of CPU in {wall:.0f} s ({cpu / wall:.0%} of one CPU)."
+    )
+    for note in lock_notes:
+        print(note)
+    print(f"Targets (ARCHITECTURE): >= {TARGET_RPS} requests/s and p99 <= {TARGET_P99_MS:.0f} ms at 32 clients.")
+    header = (
+        f"{'gunicorn':<34} {'endpoint':<32} {'req/s':>7} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>8}"
+        f" {'app CPU':>7} {'db CPU':>6}  target"
+    )
+    print(header)
+    print("-" * len(header))
+    for label, results in reports:
+        for result, _base in results:
+            verdict = ""
+            if result.label.startswith(("write POST", "read GET")):
+                fast = result.rps >= TARGET_RPS and result.pct(0.99) <= TARGET_P99_MS
+                verdict = "met" if fast else "MISSED"
+            print(
+                f"{label:<34} {result.label:<32} {result.rps:>7.1f} {result.pct(0.5):>7.1f} {result.pct(0.95):>7.1f}"
+                f" {result.pct(0.99):>8.1f} {result.app_cpu_ms:>7.1f} {result.db_cpu_ms:>6.1f}  {verdict}"
+            )
+    print("(app CPU / db CPU: milliseconds of CPU per request in gunicorn's processes and in PostgreSQL's backends)")
+    if problems:
+        print("VERIFICATION FAILED: " + "; ".join(problems))
+        sys.exit(1)
+    print("Verified: one activation per 201 response, serial ranges contiguous from 1 without overlap,")
+    print("every receipt's range as the API answered it. The draw is now cancelled.")
+
+
+if __name__ == "__main__":
+    main()

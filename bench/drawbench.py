@@ -1,0 +1,98 @@
+"""Shared by bench/allocation.py and bench/activation_api.py: Django set-up, percentiles, and
+the bench promotion / series / earning rule at one property of the bench data.
+
+Not a benchmark itself. The rule is a realistic, non-trivial one (see BENCH_RULE): 100 points a
+ticket over the 91 days before the draw (bench/fill.py spreads points over the last 90 days, so
+the period covers every points row of a draw scheduled just after the fill), free tickets and a
+cap by tier, and a bonus for members registered on the app.
+"""
+
+import datetime as dt
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/promodesk_bench"
+BENCH_PROPERTY = "GRC"
+PROMOTION_CODE = "bench-draws"
+TIERS = ("TEN", "JACK", "QUEEN", "KING", "ACE")
+BENCH_RULE = {
+    "period_kind": "days_before",
+    "period_days": 91,
+    "points_per_ticket": 100,
+    "minimum_points": 0,
+    "free_tickets_by_tier": {"JACK": 1, "QUEEN": 3, "KING": 5, "ACE": 10},
+    "cap_by_tier": {"TEN": 50, "JACK": 100, "QUEEN": 200, "KING": 400},
+    "cap": 1000,  # ACE (every tier not in cap_by_tier)
+    "bonus_app_registered": 2,
+    "bonus_age_50_plus": 0,
+    "bonus_active_at_property": 0,
+    "bonus_per_visit": 0,
+    "bonus_per_visit_app": 0,
+    "equal_opportunity_tickets": None,
+}
+# The same rule plus a bonus per gaming visit (a day with points at the property), as Golden
+# Horse's Prive PowerPlay Thursday draws have: `--rule visits` in bench/allocation.py.
+VISITS_RULE = {**BENCH_RULE, "bonus_per_visit": 1, "bonus_per_visit_app": 1}
+
+
+def setup_django(url: str) -> None:
+    os.environ.update(APP_ENV="development", DATABASE_URL=url, DJANGO_SETTINGS_MODULE="config.settings")
+    os.environ.pop("DEBUG", None)
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+
+
+def migrate(url: str) -> None:
+    """manage.py migrate on the bench database: other engineers add migrations as they go."""
+    env = {**os.environ, "APP_ENV": "development", "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "config.settings"}
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """Nearest-rank percentile: p95 of 200 timings is the 190th smallest."""
+    ordered = sorted(values)
+    return ordered[max(0, min(len(ordered) - 1, math.ceil(fraction * len(ordered)) - 1))]
+
+
+def load_average() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.1f} / {five:.1f} / {fifteen:.1f} (1 / 5 / 15 min) on {os.cpu_count()} CPUs"
+
+
+def bench_series(code: str, name: str, rule: dict, *, property_code: str = BENCH_PROPERTY):
+    """The bench promotion and one series of it with `rule`, created or brought up to date
+    (idempotent: a second call changes nothing)."""
+    from django.db import transaction
+
+    from members.models import Property, Tier
+    from promotions.models import DrawSeries, EarningRule, Promotion, PromotionStatus
+
+    prop = Property.objects.get(code=property_code)
+    with transaction.atomic():
+        promotion, _ = Promotion.objects.get_or_create(
+            code=PROMOTION_CODE,
+            defaults={
+                "name": "Bench draws (bench/)",
+                "starts_on": dt.date(2020, 1, 1),
+                "ends_on": dt.date(2099, 12, 31),
+                "status": PromotionStatus.PUBLISHED,
+                "rules_text": "Made by bench/drawbench.py for the benchmarks; not a real promotion.",
+            },
+        )
+        promotion.properties.add(prop)
+        series, _ = DrawSeries.objects.get_or_create(
+            promotion=promotion,
+            code=code,
+            defaults={"name": name, "property": prop, "winners_per_draw": 5, "ticket_windows": []},
+        )
+        series.eligible_tiers.set(Tier.objects.filter(code__in=TIERS))
+        series.desk_assisted_tiers.set(Tier.objects.filter(code__in=("KING", "ACE")))
+        EarningRule.objects.update_or_create(series=series, defaults=rule)
+    return DrawSeries.objects.select_related("rule", "property").get(pk=series.pk)
