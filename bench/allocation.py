@@ -123,10 +123,13 @@ def what_if_sql(sql: str, params: dict, rule) -> tuple[str, dict, list[str]]:
         visit. COUNT(DISTINCT ...) cannot be hashed: PostgreSQL sorts all the period's points
         rows by member (an external merge sort with the default work_mem) and aggregates them in
         order. The "active at the property" bonus needs only visits > 0, which is points > 0.
-    (2) WITH pts AS MATERIALIZED: the points sum is computed once. Inlined, and without the
-        COUNT(DISTINCT), the planner may pick a parallel plan in which the points sum is the inner
-        side of a hash join that is not parallel-aware: the leader and each worker compute the
-        whole aggregate again (loops=3 in the plan).
+    (2) WITH pts AS MATERIALIZED when the points are summed by a HashAggregate (no COUNT(DISTINCT)):
+        the sum is then computed once. Inlined, the planner picks a parallel plan in which the
+        points sum is the inner side of a hash join that is not parallel-aware: the leader and each
+        worker compute the whole aggregate again (loops=3 in the plan, and JIT compiled 3 times).
+        With COUNT(DISTINCT) (a rule with a per-visit bonus) the inlined plan is better (a parallel
+        sort under Gather Merge, computed once, and the points sums hashed rather than the
+        1,000,000 members), so it is left as it is.
     (3) No join with members_tier: the CASE expressions test m.tier_id against tier ids (the
         rule's tier codes mapped to ids in Python) instead of t.code.
     (4) SET LOCAL jit = off (WHAT_IF_SETTINGS): the statement's estimated cost is above
@@ -141,7 +144,7 @@ def what_if_sql(sql: str, params: dict, rule) -> tuple[str, dict, list[str]]:
         assert found, "draws/allocation.py changed: no COUNT(DISTINCT ...) AS visits to replace"
         sql = sql.replace("CASE WHEN visits > 0 THEN", "CASE WHEN points > 0 THEN")
         steps.append("no COUNT(DISTINCT day)")
-    if "WITH pts AS (" in sql:
+    if "WITH pts AS (" in sql and "COUNT(DISTINCT" not in sql:
         sql = sql.replace("WITH pts AS (", "WITH pts AS MATERIALIZED (", 1)
         steps.append("WITH pts AS MATERIALIZED")
     if "JOIN members_tier t ON t.id = m.tier_id" in sql and "t.code AS tier" in sql:
