@@ -164,7 +164,7 @@ def exclusion_end(*, actor: Actor, exclusion_id: int, ends_at: dt.datetime | Non
 
 
 class _Rollback(Exception):
-    pass
+    """Raised inside the import's transaction to undo it when any row was bad."""
 
 
 def import_job_create(*, actor: Actor, kind: str, file, name: str) -> ImportJob:
