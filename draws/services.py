@@ -20,28 +20,6 @@ from promotions.models import DrawMethod, DrawSeries, PromotionStatus
 Windows = Sequence[tuple[dt.datetime, dt.datetime]]
 
 
-def series_windows(series: DrawSeries, scheduled_at: dt.datetime) -> list[tuple[dt.datetime, dt.datetime]]:
-    """The series' ticket windows for a draw at `scheduled_at`, as aware datetimes.
-
-    Each spec is {"day": 0, "open": "08:00", and one of "close": "12:55" | "24:00" (midnight)
-    or "close_before": 5 (minutes before the draw; 0 is "until the start of the draw")}.
-    "day" counts from the draw day: -1 is the Friday before a Saturday draw.
-    """
-    day = timezone.localtime(scheduled_at).date()
-    windows = []
-    for spec in series.ticket_windows or [{"day": 0, "open": "08:00", "close_before": 0}]:
-        base = day + dt.timedelta(days=int(spec.get("day", 0)))
-        opens = timezone.make_aware(dt.datetime.combine(base, dt.time.fromisoformat(spec["open"])))
-        if "close_before" in spec:
-            closes = scheduled_at - dt.timedelta(minutes=int(spec["close_before"]))
-        elif spec["close"] == "24:00":
-            closes = timezone.make_aware(dt.datetime.combine(base + dt.timedelta(days=1), dt.time()))
-        else:
-            closes = timezone.make_aware(dt.datetime.combine(base, dt.time.fromisoformat(spec["close"])))
-        windows.append((opens, closes))
-    return windows
-
-
 def _check_windows(windows: Windows, scheduled_at: dt.datetime, *, allow_past: bool = False) -> None:
     if not windows:
         raise DomainError("A draw needs at least one ticket window.", code="no_window")
@@ -87,7 +65,7 @@ def draw_schedule(
     allow_past: bool = False,
 ) -> Draw:
     """Schedule one draw of a series, with the series' windows unless others are given."""
-    windows = list(windows or series_windows(series, scheduled_at))
+    windows = list(windows or series.windows_for(scheduled_at))
     _check_windows(windows, scheduled_at, allow_past=allow_past)
     with transaction.atomic():
         draw = Draw(
@@ -135,7 +113,7 @@ def draw_move(
             raise DomainError("Only a scheduled draw with no activated tickets yet can be moved.", code="not_movable")
         if scheduled_at <= timezone.now() and not allow_past:
             raise DomainError("A draw can only be moved to a time that is still ahead.", code="in_the_past")
-        windows = list(windows or series_windows(draw.series, scheduled_at))
+        windows = list(windows or draw.series.windows_for(scheduled_at))
         _check_windows(windows, scheduled_at, allow_past=allow_past)
         draw.windows.all().delete()
         TicketWindow.objects.bulk_create(TicketWindow(draw=draw, opens_at=o, closes_at=c) for o, c in windows)

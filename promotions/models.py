@@ -9,6 +9,7 @@ import datetime as dt
 
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from members.models import Property, Tier
 
@@ -82,6 +83,27 @@ class DrawSeries(models.Model):
 
     def __str__(self) -> str:
         return f"{self.promotion.name}: {self.name}"
+
+    def windows_for(self, scheduled_at: dt.datetime) -> list[tuple[dt.datetime, dt.datetime]]:
+        """The ticket windows of this series for a draw at `scheduled_at`, as aware datetimes.
+
+        Each spec is {"day": 0, "open": "08:00", and one of "close": "12:55" | "24:00" (midnight)
+        or "close_before": 5 (minutes before the draw; 0 is "until the start of the draw")}.
+        "day" counts from the draw day: -1 is the Friday before a Saturday draw.
+        """
+        day = timezone.localtime(scheduled_at).date()
+        windows = []
+        for spec in self.ticket_windows or [{"day": 0, "open": "08:00", "close_before": 0}]:
+            base = day + dt.timedelta(days=int(spec.get("day", 0)))
+            opens = timezone.make_aware(dt.datetime.combine(base, dt.time.fromisoformat(spec["open"])))
+            if "close_before" in spec:
+                closes = scheduled_at - dt.timedelta(minutes=int(spec["close_before"]))
+            elif spec["close"] == "24:00":
+                closes = timezone.make_aware(dt.datetime.combine(base + dt.timedelta(days=1), dt.time()))
+            else:
+                closes = timezone.make_aware(dt.datetime.combine(base, dt.time.fromisoformat(spec["close"])))
+            windows.append((opens, closes))
+        return windows
 
 
 class PeriodKind(models.TextChoices):

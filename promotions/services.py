@@ -9,7 +9,7 @@ from django.utils import timezone
 from core.audit import Actor, audit_log
 from core.errors import DomainError
 from draws.models import Activation, Draw, DrawStatus
-from draws.services import draw_schedule, series_windows
+from draws.services import draw_schedule
 from promotions.models import DrawSeries, EarningRule, PeriodKind, Promotion
 
 
@@ -47,7 +47,7 @@ def validate_windows(spec) -> None:
     probe = DrawSeries(ticket_windows=spec)
     at = timezone.make_aware(dt.datetime(2030, 1, 9, 20, 0))
     try:
-        windows = series_windows(probe, at)
+        windows = probe.windows_for(at)
     except (KeyError, ValueError, TypeError) as error:
         raise DomainError(f"Ticket windows: {error!s} is not understood.", code="bad_window") from None
     for opens, closes in windows:

@@ -37,7 +37,8 @@ from django.test import override_settings
 
 from config.celery import app as celery_app
 
-REDIS_URL = "redis://127.0.0.1:6379/14"
+# TEST_REDIS_URL lets two suites run side by side on one machine (the fixture flushes its db).
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/14")
 START_TIMEOUT = 30.0
 STOP_TIMEOUT = 10.0
 WAIT_TIMEOUT = 20.0

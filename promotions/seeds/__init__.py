@@ -52,7 +52,7 @@ class SeriesDef:
     name: str
     draws: list[str]  # local date-times, "YYYY-MM-DD HH:MM"
     rule: dict  # EarningRule fields
-    windows: list[dict]  # see draws.services.series_windows
+    windows: list[dict]  # see DrawSeries.windows_for
     tiers: tuple[str, ...] = ALL_TIERS
     method: str = "electronic"
     winners: int = 5
