@@ -3,16 +3,17 @@ import datetime as dt
 from django import forms
 from django.utils import timezone
 
+from core.forms import BoundedDateField, GuardedForm
 from core.models import AuditEvent
 
 
-class AuditFilterForm(forms.Form):
+class AuditFilterForm(GuardedForm):
     action = forms.CharField(required=False, help_text="e.g. member.signed_up, or member. for all")
     actor = forms.CharField(required=False)
     object_type = forms.CharField(required=False, label="Object type", help_text="e.g. members.member")
     object_id = forms.CharField(required=False, label="Object id")
-    date_from = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    date_to = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    date_from = BoundedDateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    date_to = BoundedDateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
 
     def filter(self, events):
         data = self.cleaned_data
@@ -41,4 +42,8 @@ def audit_events(params) -> tuple[AuditFilterForm, "models.QuerySet[AuditEvent]"
     events = AuditEvent.objects.all()
     if form.is_valid():
         events = form.filter(events)
+    elif form.is_bound:
+        # A filter with an error shows nothing rather than everything: the auditor reads the
+        # error and corrects it, instead of taking the whole log for the filtered one.
+        events = events.none()
     return form, events

@@ -158,7 +158,7 @@ def allocation_sql(draw: Draw, *, at: dt.datetime, member_id: int | None = None)
               AND m.date_of_birth <= %(adult_born_by)s
               AND NOT EXISTS (
                   SELECT 1 FROM members_exclusion e
-                  WHERE e.id_type = m.id_type AND e.id_number = m.id_number
+                  WHERE e.id_number = m.id_number
                     AND e.starts_at <= %(draw_at)s AND (e.ends_at IS NULL OR e.ends_at > %(at)s)
               )
               {one_member_m}

@@ -1,5 +1,6 @@
 from django import forms
 
+from core.forms import BoundedDateTimeField
 from members.selectors import normalise_lookup
 
 LOCAL_DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
@@ -15,7 +16,7 @@ class DrawListFilter(forms.Form):
 
 
 class DrawMoveForm(forms.Form):
-    scheduled_at = forms.DateTimeField(
+    scheduled_at = BoundedDateTimeField(
         label="New date and time",
         widget=LOCAL_DATETIME,
         help_text="Johannesburg time. The ticket, proxy and decline windows are laid anew from the series.",

@@ -23,8 +23,14 @@ class Eligibility:
         return not self.reasons
 
 
-def person_refusals(*, id_type: str, id_number: str, date_of_birth: dt.date, at: dt.datetime) -> list[str]:
-    """The reasons a person may not take part at `at`, empty when they may."""
+def person_refusals(
+    *, id_number: str, date_of_birth: dt.date, at: dt.datetime, id_type: str | None = None
+) -> list[str]:
+    """The reasons a person may not take part at `at`, empty when they may.
+
+    `id_type` is not used: an exclusion bars the document number whatever type it was
+    recorded or presented as (issue 6, 2.1).
+    """
     reasons = []
     day = timezone.localdate(at)
     age = age_on(date_of_birth, day)
@@ -35,11 +41,11 @@ def person_refusals(*, id_type: str, id_number: str, date_of_birth: dt.date, at:
             else dt.date(date_of_birth.year + 18, 3, 1)
         )
         reasons.append(f"Under 18 (aged {age}; turns 18 on {turns_18:%d %B %Y}).")
-    exclusions = Exclusion.objects.for_identity(id_type, id_number).in_force_at(at).order_by("starts_at")
+    exclusions = Exclusion.objects.for_identity(id_number).in_force_at(at).order_by("starts_at")
     for exclusion in exclusions:
-        since = timezone.localtime(exclusion.starts_at)
-        until = f" until {timezone.localtime(exclusion.ends_at):%d %B %Y %H:%M}" if exclusion.ends_at else ""
-        reasons.append(f"{exclusion.get_kind_display()} since {since:%d %B %Y}{until}: {exclusion.reason}")
+        since = timezone.localdate(exclusion.starts_at)
+        until = f" until {exclusion.until_label}" if exclusion.ends_at else ""
+        reasons.append(f"{exclusion.get_kind_display()} since {since.day} {since:%b %Y}{until}: {exclusion.reason}")
     return reasons
 
 
@@ -47,6 +53,4 @@ def member_eligibility(member: Member | None, at: dt.datetime | None = None) -> 
     if member is None:
         return Eligibility(["Not a member: sign the guest up for a rewards card first."])
     at = at or timezone.now()
-    return Eligibility(
-        person_refusals(id_type=member.id_type, id_number=member.id_number, date_of_birth=member.date_of_birth, at=at)
-    )
+    return Eligibility(person_refusals(id_number=member.id_number, date_of_birth=member.date_of_birth, at=at))

@@ -2,6 +2,7 @@
 
 import datetime as dt
 import re
+from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -34,31 +35,59 @@ def sa_id_birth_date(id_number: str) -> dt.date:
     return idnr.get_birth_date(id_number)
 
 
-def validate_identity(id_type: str, id_number: str, date_of_birth: dt.date | None) -> tuple[str, dt.date]:
-    """Check an ID document and return (normalised number, date of birth).
+@dataclass(frozen=True)
+class Identity:
+    """A checked ID document: its type (corrected when the number is an SA ID), the normalised
+    number and the date of birth."""
 
-    For an SA ID the birth date comes from the number itself; a date of birth typed as well
-    must agree with it. Passports and licences need the date of birth typed in.
+    id_type: str
+    number: str
+    date_of_birth: dt.date | None
+
+
+def is_sa_id_number(number: str) -> bool:
+    """13 digits with a valid check digit, citizenship digit and birth date."""
+    return len(number) == 13 and idnr.is_valid(number)
+
+
+def identify_document(id_type: str, id_number: str) -> Identity:
+    """The true type and normalised number of a document, and the birth date an SA ID carries
+    (None for other documents); ValidationError when the number cannot be such a document.
+
+    A number that is a valid SA ID is an SA ID whatever type was picked: otherwise a
+    self-excluded person is signed up again by choosing "passport" (issue 6, 2.1).
     """
     number = normalise_id_number(id_number)
     if id_type not in IdType.values:
         raise ValidationError(
             f"Unknown ID type {id_type!r}: use one of {', '.join(IdType.values)}.", code="invalid_id_type"
         )
-    if id_type == IdType.SA_ID:
-        born = sa_id_birth_date(number)
-        if date_of_birth and date_of_birth != born:
-            raise ValidationError(
-                f"The date of birth {date_of_birth:%Y-%m-%d} does not match the ID number, "
-                f"which gives {born:%Y-%m-%d}.",
-                code="birth_date_mismatch",
-            )
-        return number, born
+    if id_type == IdType.SA_ID or is_sa_id_number(number):
+        return Identity(IdType.SA_ID, number, sa_id_birth_date(number))
     if not _DOCUMENT_NUMBER.match(number):
         raise ValidationError("A document number has 5 to 20 letters and digits.", code="invalid_document_number")
+    return Identity(id_type, number, None)
+
+
+def validate_identity(id_type: str, id_number: str, date_of_birth: dt.date | None) -> Identity:
+    """Check a member's ID document and return it with its true type, normalised number and
+    birth date.
+
+    For an SA ID the birth date comes from the number itself; a date of birth typed as well
+    must agree with it. Passports and licences need the date of birth typed in.
+    """
+    document = identify_document(id_type, id_number)
+    if document.date_of_birth is not None:
+        if date_of_birth and date_of_birth != document.date_of_birth:
+            raise ValidationError(
+                f"The date of birth {date_of_birth:%Y-%m-%d} does not match the ID number, "
+                f"which gives {document.date_of_birth:%Y-%m-%d}.",
+                code="birth_date_mismatch",
+            )
+        return document
     if date_of_birth is None:
         raise ValidationError("The date of birth is required for a passport or driving licence.", code="no_birth_date")
-    return number, date_of_birth
+    return Identity(document.id_type, document.number, date_of_birth)
 
 
 def age_on(date_of_birth: dt.date, day: dt.date) -> int:

@@ -20,7 +20,7 @@ from django.core.validators import validate_email
 from django.utils import timezone
 
 from core.bulk import bulk_insert
-from members.identity import IdType, validate_identity
+from members.identity import IdType, is_sa_id_number, normalise_id_number, validate_identity
 from members.models import ImportKind, Member, PointsEntry, Property, Tier
 
 CHUNK_ROWS = 5000
@@ -164,11 +164,14 @@ def parse_member_row(row: dict[str, str], lookups: Lookups) -> Member:
     id_type = _ID_TYPE_ALIASES.get(row["id_type"].strip().lower())
     if id_type is None:
         reasons.append(f"id_type {row['id_type']!r} must be sa_id, passport or driving_licence")
-    date_of_birth = _date(row["date_of_birth"], "date_of_birth", reasons, required=id_type != IdType.SA_ID)
     id_number = row["id_number"].strip()
+    # An SA ID number carries the birth date, whatever id_type the file gives it.
+    needs_birth_date = id_type != IdType.SA_ID and not is_sa_id_number(normalise_id_number(id_number))
+    date_of_birth = _date(row["date_of_birth"], "date_of_birth", reasons, required=needs_birth_date)
     if id_type:
         try:
-            id_number, date_of_birth = validate_identity(id_type, id_number, date_of_birth)
+            identity = validate_identity(id_type, id_number, date_of_birth)
+            id_type, id_number, date_of_birth = identity.id_type, identity.number, identity.date_of_birth
         except ValidationError as error:
             reasons.append(f"id_number {id_number!r}: {error.messages[0]}")
     tier = lookups.tier(row["tier"], reasons)
@@ -294,13 +297,12 @@ def import_members_rows(rows: Iterator, errors: ErrorSpool, counts: ImportCounts
         # Rows written from earlier chunks are in the database already (same transaction).
         cards = {m.card_number for _, m in parsed}
         taken_cards = set(Member.objects.filter(card_number__in=cards).values_list("card_number", flat=True))
-        identities = {(m.id_type, m.id_number) for _, m in parsed}
-        taken_ids = set(
-            Member.objects.filter(id_number__in={n for _, n in identities}).values_list("id_type", "id_number")
-        )
+        # One member per document number whatever its type (the member_unique_id_number constraint).
+        numbers = {m.id_number for _, m in parsed}
+        taken_ids = set(Member.objects.filter(id_number__in=numbers).values_list("id_number", flat=True))
         fresh: list[Member] = []
         for line, member in parsed:
-            identity = (member.id_type, member.id_number)
+            identity = member.id_number
             if member.card_number in taken_cards:
                 errors.add(line, f"card number {member.card_number} already belongs to a member")
             elif identity in taken_ids:

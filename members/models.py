@@ -1,6 +1,9 @@
+import datetime as dt
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from members.identity import IdType
 
@@ -64,11 +67,10 @@ class Member(models.Model):
     class Meta:
         ordering = ["last_name", "first_name"]
         constraints = [
-            models.UniqueConstraint(fields=["id_type", "id_number"], name="member_unique_identity"),
-        ]
-        indexes = [
-            # Lookup by ID number (exact) whatever its type.
-            models.Index(fields=["id_number"], name="member_id_number_idx"),
+            # One member per document number whatever its type: a number typed once as an SA ID
+            # and once as a passport is the same person (issue 6, 2.1). Also the index for lookup
+            # by ID number and for the exclusion check of the ticket allocation.
+            models.UniqueConstraint(fields=["id_number"], name="member_unique_id_number"),
         ]
 
     def __str__(self) -> str:
@@ -105,8 +107,10 @@ class ExclusionQuerySet(models.QuerySet):
     def in_force_at(self, moment) -> "ExclusionQuerySet":
         return self.filter(Q(starts_at__lte=moment), Q(ends_at__isnull=True) | Q(ends_at__gt=moment))
 
-    def for_identity(self, id_type: str, id_number: str) -> "ExclusionQuerySet":
-        return self.filter(id_type=id_type, id_number=id_number)
+    def for_identity(self, id_number: str) -> "ExclusionQuerySet":
+        """Exclusions of this (normalised) document number whatever type it was recorded as:
+        an exclusion bars the person whichever document the desk picks."""
+        return self.filter(id_number=id_number)
 
 
 class Exclusion(models.Model):
@@ -130,7 +134,8 @@ class Exclusion(models.Model):
 
     class Meta:
         ordering = ["-starts_at"]
-        indexes = [models.Index(fields=["id_type", "id_number"], name="exclusion_identity_idx")]
+        # for_identity() and the allocation's NOT EXISTS match on the number alone.
+        indexes = [models.Index(fields=["id_number"], name="exclusion_id_number_idx")]
         constraints = [
             models.CheckConstraint(
                 condition=Q(ends_at__isnull=True) | Q(ends_at__gt=models.F("starts_at")),
@@ -140,6 +145,29 @@ class Exclusion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()}: {self.full_name or self.id_number}"
+
+    @property
+    def last_day(self) -> dt.date | None:
+        """The last local day the exclusion is in force: the manager's "last day" is stored as
+        the start of the next day (ends_at), which must not be shown as the end."""
+        if self.ends_at is None:
+            return None
+        return timezone.localdate(self.ends_at - dt.timedelta(microseconds=1))
+
+    @property
+    def ends_at_midnight(self) -> bool:
+        """True when it ends with a whole day (as entered), False when ended at a time of day."""
+        return self.ends_at is not None and timezone.localtime(self.ends_at).time() == dt.time.min
+
+    @property
+    def until_label(self) -> str:
+        """ "29 Nov 2027, inclusive", or the day and time it was ended early; "" without an end."""
+        if self.ends_at is None:
+            return ""
+        if self.ends_at_midnight:
+            return f"{self.last_day.day} {self.last_day:%b %Y}, inclusive"
+        ends = timezone.localtime(self.ends_at)
+        return f"{ends.day} {ends:%b %Y %H:%M}"
 
 
 class PointsEntry(models.Model):

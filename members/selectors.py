@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from django.db.models import Q
 
 from members.identity import normalise_id_number
-from members.models import Member
+from members.models import Exclusion, ExclusionQuerySet, Member
 
 LOOKUP_LIMIT = 50
 
@@ -64,3 +64,12 @@ def member_lookup(raw: str, *, limit: int = LOOKUP_LIMIT) -> LookupResult:
     # asked to type more, so which 50 are shown does not matter.
     found = sorted(members.order_by()[: limit + 1], key=lambda m: (m.last_name, m.first_name, m.pk))
     return LookupResult(query, "name", found[:limit], truncated=len(found) > limit)
+
+
+def exclusions_in_force(*, query: str, at) -> ExclusionQuerySet:
+    """Exclusions in force at `at`, optionally those of one ID number (typed with or without
+    spaces, any document type) or with part of the name."""
+    in_force = Exclusion.objects.in_force_at(at).select_related("recorded_by")
+    if query:
+        in_force = in_force.filter(Q(id_number=normalise_id_number(query)) | Q(full_name__icontains=query))
+    return in_force

@@ -6,14 +6,14 @@ import datetime as dt
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from core.audit import Actor, audit_log
 from core.errors import DomainError
 from members.cards import card_numbers_issue
 from members.eligibility import person_refusals
-from members.identity import IdType, normalise_id_number, sa_id_birth_date, validate_identity
+from members.identity import identify_document, validate_identity
 from members.imports import (
     ErrorSpool,
     FileRejected,
@@ -24,6 +24,7 @@ from members.imports import (
 )
 from members.models import (
     Exclusion,
+    ExclusionKind,
     ImportJob,
     ImportKind,
     ImportRowError,
@@ -51,20 +52,16 @@ def member_sign_up(
     """Sign a non-carded guest up and issue a new card number.
 
     Refused for anyone under 18, excluded (self-exclusion, Refusal of Entry order, connected
-    person) or already holding a card: the rules that open every seed promotion.
+    person) or already holding a card: the rules that open every seed promotion. The ID
+    document's type is corrected to SA ID when the number is one (issue 6, 2.1).
     """
     try:
-        id_number, date_of_birth = validate_identity(id_type, id_number, date_of_birth)
+        identity = validate_identity(id_type, id_number, date_of_birth)
     except ValidationError as error:
         raise DomainError(error.messages[0], code=error.code or "invalid_identity") from None
 
-    existing = Member.objects.filter(id_type=id_type, id_number=id_number).first()
-    if existing:
-        raise DomainError(
-            f"This person is already a member: card {existing.card_number} ({existing.full_name}).",
-            code="already_member",
-        )
-    refusals = person_refusals(id_type=id_type, id_number=id_number, date_of_birth=date_of_birth, at=timezone.now())
+    _refuse_existing_member(identity.number)
+    refusals = person_refusals(id_number=identity.number, date_of_birth=identity.date_of_birth, at=timezone.now())
     if refusals:
         raise DomainError("Sign-up refused. " + " ".join(refusals), code="not_eligible")
 
@@ -74,17 +71,21 @@ def member_sign_up(
             card_number=card_number,
             first_name=first_name.strip(),
             last_name=last_name.strip(),
-            id_type=id_type,
-            id_number=id_number,
-            date_of_birth=date_of_birth,
+            id_type=identity.id_type,
+            id_number=identity.number,
+            date_of_birth=identity.date_of_birth,
             phone=phone.strip(),
             email=email.strip(),
             tier=tier or Tier.objects.order_by("rank").first(),
             home_property=home_property,
             app_registered_on=app_registered_on,
         )
-        member.full_clean()
-        member.save()
+        try:
+            # Uniqueness is left to the database: the check above is only for the usual case.
+            member.full_clean(validate_unique=False, validate_constraints=False)
+        except ValidationError as error:
+            raise DomainError(" ".join(error.messages), code="invalid_member") from None
+        _member_insert(member)
         audit_log(
             actor=actor,
             action="member.signed_up",
@@ -92,6 +93,32 @@ def member_sign_up(
             data={"card_number": card_number, "tier": member.tier.code, "property": home_property.code},
         )
     return member
+
+
+def _refuse_existing_member(id_number: str) -> None:
+    existing = Member.objects.filter(id_number=id_number).first()
+    if existing:
+        raise _already_member(existing)
+
+
+def _already_member(existing: Member) -> DomainError:
+    return DomainError(
+        f"This person is already a member: card {existing.card_number} ({existing.full_name}).",
+        code="already_member",
+    )
+
+
+def _member_insert(member: Member) -> None:
+    """Insert a new member. A desk that signed the same person up a moment earlier (after our
+    check, before our insert) wins, and this one gets the same refusal as the check gives."""
+    try:
+        with transaction.atomic():  # a savepoint: the caller's transaction stays usable
+            member.save()
+    except IntegrityError:
+        existing = Member.objects.filter(id_number=member.id_number).first()
+        if existing is None:  # another constraint: not a duplicate person
+            raise
+        raise _already_member(existing) from None
 
 
 def exclusion_record(
@@ -105,24 +132,25 @@ def exclusion_record(
     starts_at: dt.datetime,
     ends_at: dt.datetime | None = None,
 ) -> Exclusion:
-    """Bar a person, by ID document, from every promotion from `starts_at`."""
+    """Bar a person, by ID document, from every promotion from `starts_at`.
+
+    The number is normalised as the member record's is, and an SA ID number is recorded as an
+    SA ID whatever type was picked; it bars the number under any type (issue 6, 2.1).
+    """
     if actor.user is None:
         raise DomainError("Only a signed-in manager can record an exclusion.", code="no_user")
-    # Normalised as the member record is, or the exclusion would never match it.
-    id_number = normalise_id_number(id_number)
-    if id_type not in IdType.values:
-        raise DomainError(f"Unknown ID type {id_type!r}.", code="invalid_identity")
-    if id_type == IdType.SA_ID:
-        try:
-            sa_id_birth_date(id_number)
-        except ValidationError as error:
-            raise DomainError(error.messages[0], code="invalid_identity") from None
+    try:
+        document = identify_document(id_type, id_number)
+    except ValidationError as error:
+        raise DomainError(error.messages[0], code="invalid_identity") from None
+    if kind not in ExclusionKind.values:
+        raise DomainError(f"Unknown kind of exclusion {kind!r}.", code="invalid_kind")
     if ends_at is not None and ends_at <= starts_at:
         raise DomainError("The exclusion must end after it starts.", code="ends_before_start")
     with transaction.atomic():
         exclusion = Exclusion.objects.create(
-            id_type=id_type,
-            id_number=id_number,
+            id_type=document.id_type,
+            id_number=document.number,
             full_name=full_name.strip(),
             kind=kind,
             reason=reason.strip(),
@@ -136,7 +164,8 @@ def exclusion_record(
             obj=exclusion,
             data={
                 "kind": kind,
-                "id_number_last4": id_number[-4:],
+                "id_type": document.id_type,
+                "id_number_last4": document.number[-4:],
                 "starts_at": starts_at.isoformat(),
                 "ends_at": ends_at.isoformat() if ends_at else None,
             },

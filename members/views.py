@@ -16,10 +16,10 @@ from core.models import AuditEvent
 from draws.selectors import member_upcoming_draws
 from members import services
 from members.eligibility import member_eligibility
-from members.forms import ExclusionForm, ImportForm, LookupForm, SignUpForm
+from members.forms import ExclusionForm, ExclusionSearchForm, ImportForm, LookupForm, SignUpForm
 from members.imports import COLUMNS
 from members.models import Exclusion, ImportJob, Member
-from members.selectors import member_lookup
+from members.selectors import exclusions_in_force, member_lookup
 from members.tasks import import_job_run_task
 
 
@@ -41,7 +41,7 @@ def member_detail(request, member_id: int):
     context = {
         "member": member,
         "eligibility": member_eligibility(member, now),
-        "exclusions": Exclusion.objects.for_identity(member.id_type, member.id_number),
+        "exclusions": Exclusion.objects.for_identity(member.id_number),
         "recent_points": member.points.select_related("property").order_by("-earned_at")[:10],
         "points_30_days": member.points.filter(earned_at__gte=now - dt.timedelta(days=30)).aggregate(
             total=Sum("points")
@@ -68,18 +68,20 @@ def sign_up(request):
 
 @permission_required("members.view_exclusion", raise_exception=True)
 def exclusions(request):
-    in_force = Exclusion.objects.in_force_at(timezone.now()).select_related("recorded_by")
-    query = request.GET.get("q", "").strip()
-    if query:
-        in_force = in_force.filter(id_number=query.upper()) | in_force.filter(full_name__icontains=query)
-    return render(request, "members/exclusions.html", {"exclusions": in_force[:200], "q": query})
+    form = ExclusionSearchForm(request.GET or None)
+    query = form.cleaned_data["q"] if form.is_valid() else ""
+    return render(
+        request,
+        "members/exclusions.html",
+        {"exclusions": exclusions_in_force(query=query, at=timezone.now())[:200], "q": query, "form": form},
+    )
 
 
 @permission_required("members.add_exclusion", raise_exception=True)
 def exclusion_new(request):
     initial = {}
-    if member_id := request.GET.get("member"):
-        member = Member.objects.filter(pk=member_id).first()
+    if (member_id := request.GET.get("member", "")).isdecimal():  # ?member=abc is ignored, not a 500
+        member = Member.objects.filter(pk=int(member_id)).first()
         if member:
             initial = {"id_type": member.id_type, "id_number": member.id_number, "full_name": member.full_name}
     form = ExclusionForm(request.POST or None, initial=initial)

@@ -1,10 +1,27 @@
 import datetime as dt
 
 from django import forms
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils import timezone
 
+from core.forms import DATE_MAX, DATE_MIN, DATE_OUT_OF_RANGE, BoundedDateField
 from members.models import Tier
 from promotions.models import DrawSeries, EarningRule, Promotion
+from promotions.rules import (
+    CAP_MIN,
+    CLOSE_BEFORE_MAX,
+    DAY_OFFSET_MIN,
+    POINTS_MAX,
+    SCALAR_FIELDS,
+    TICKETS_MAX,
+    WINDOWS_MAX,
+    RuleInvalid,
+    RuleUnreadable,
+    RuleValues,
+    rule_values_validate,
+    windows_parse,
+)
+from promotions.rules import WEEKDAYS as WEEKDAYS_PLURAL
 
 DATE = forms.DateInput(attrs={"type": "date"})
 WEEKDAYS = [
@@ -17,9 +34,25 @@ class PromotionForm(forms.ModelForm):
         model = Promotion
         fields = ["code", "name", "properties", "starts_on", "ends_on", "status", "rules_text"]
         widgets = {"starts_on": DATE, "ends_on": DATE, "properties": forms.CheckboxSelectMultiple}
+        field_classes = {"starts_on": BoundedDateField, "ends_on": BoundedDateField}
+
+
+def _whole_field(label: str, low: int, high: int) -> forms.IntegerField:
+    """An optional whole-number input; empty means "not set". The bounds are those of
+    promotions.rules, which checks them again for the service and every reader."""
+    return forms.IntegerField(
+        label=label,
+        required=False,
+        min_value=low,
+        max_value=high,
+        widget=forms.NumberInput(attrs={"step": 1, "class": "form-control form-control-sm"}),
+    )
 
 
 class SeriesForm(forms.ModelForm):
+    """The series, with its ticket windows as rows of (day, opens, closes or minutes before the
+    draw) instead of typed JSON; the stored list keeps its shape (promotions.rules.WindowSpec)."""
+
     eligible_tiers = forms.ModelMultipleChoiceField(Tier.objects.all(), widget=forms.CheckboxSelectMultiple)
     desk_assisted_tiers = forms.ModelMultipleChoiceField(
         Tier.objects.all(), widget=forms.CheckboxSelectMultiple, required=False
@@ -37,14 +70,114 @@ class SeriesForm(forms.ModelForm):
             "winners_per_draw",
             "win_once_scope",
             "schedule_text",
-            "ticket_windows",
             "proxies_open",
             "proxies_close_minutes",
         ]
         widgets = {"proxies_open": forms.TimeInput(attrs={"type": "time"})}
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        day_choices = [("", "—"), (0, "The draw day")] + [
+            (-n, f"{n} day{'s' if n > 1 else ''} before") for n in range(1, -DAY_OFFSET_MIN + 1)
+        ]
+        small = {"class": "form-control form-control-sm"}
+        for row in range(1, WINDOWS_MAX + 1):
+            self.fields[f"window{row}_day"] = forms.TypedChoiceField(
+                label="Day",
+                choices=day_choices,
+                coerce=int,
+                empty_value=None,
+                required=False,
+                widget=forms.Select(attrs={"class": "form-select form-select-sm"}),
+            )
+            self.fields[f"window{row}_open"] = forms.TimeField(
+                label="Opens", required=False, widget=forms.TimeInput(attrs={"type": "time", **small}, format="%H:%M")
+            )
+            self.fields[f"window{row}_close"] = forms.CharField(
+                label="Closes at",
+                required=False,
+                max_length=5,
+                widget=forms.TextInput(attrs={"placeholder": "HH:MM or 24:00", **small}),
+            )
+            self.fields[f"window{row}_close_before"] = forms.IntegerField(
+                label="or minutes before the draw",
+                required=False,
+                min_value=0,
+                max_value=CLOSE_BEFORE_MAX,
+                widget=forms.NumberInput(attrs={"step": 1, **small}),
+            )
+        self.windows_unreadable = ""
+        if not self.is_bound and self.instance.ticket_windows:
+            try:
+                specs = windows_parse(self.instance.ticket_windows)
+            except RuleInvalid as error:  # an old row: the manager re-enters the windows
+                self.windows_unreadable = error.message
+                specs = []
+            for row, spec in enumerate(specs, start=1):
+                stored = spec.as_stored()
+                self.initial[f"window{row}_day"] = stored["day"]
+                self.initial[f"window{row}_open"] = spec.opens
+                self.initial[f"window{row}_close"] = stored.get("close", "")
+                self.initial[f"window{row}_close_before"] = stored.get("close_before")
+
+    def main_fields(self):
+        return [field for field in self if not field.name.startswith("window")]
+
+    def window_rows(self):
+        parts = ("day", "open", "close", "close_before")
+        return [[self[f"window{row}_{part}"] for part in parts] for row in range(1, WINDOWS_MAX + 1)]
+
+    def clean_property(self):
+        prop = self.cleaned_data["property"]
+        refusal = self.instance.promotion.property_refusal(prop) if prop else None
+        if refusal:
+            raise forms.ValidationError(refusal)
+        return prop
+
+    def clean(self):
+        data = super().clean()
+        spec = []
+        for row in range(1, WINDOWS_MAX + 1):
+            names = [f"window{row}_{part}" for part in ("day", "open", "close", "close_before")]
+            if any(name in self.errors for name in names):
+                continue
+            day, opens, close, before = (data.get(name) for name in names)
+            if day is None and opens is None and not close and before is None:
+                continue  # an empty row
+            if opens is None:
+                self.add_error(names[1], f"Window {row}: give the time it opens.")
+                continue
+            window = {"day": day or 0, "open": f"{opens:%H:%M}"}
+            if close:
+                window["close"] = close.strip()
+            if before is not None:
+                window["close_before"] = before
+            spec.append(window)
+        if not spec and not any(name.startswith("window") for name in self.errors):
+            self.add_error(None, "Give at least one ticket window.")
+        elif spec:
+            try:
+                windows_parse(spec)
+            except RuleInvalid as error:
+                for _, message in error.errors:
+                    self.add_error(None, message)
+            else:
+                self.instance.ticket_windows = spec
+        return data
+
 
 class EarningRuleForm(forms.ModelForm):
+    """The earning rule, with a whole-number input per tier (points per ticket, free tickets,
+    cap) and per weekday and tier (free tickets by the weekday of activation) instead of typed
+    JSON. Empty inputs are "not set"; the stored JSON keeps its shape ({"QUEEN": 10},
+    {"4": {"ACE": 50}})."""
+
+    TIER_COLUMNS = (
+        ("ppt", "points_per_ticket_by_tier", "Points per ticket", 0, POINTS_MAX),
+        ("free", "free_tickets_by_tier", "Free tickets", 0, TICKETS_MAX),
+        ("cap", "cap_by_tier", "Most tickets", CAP_MIN, TICKETS_MAX),
+    )
+
     class Meta:
         model = EarningRule
         fields = [
@@ -54,17 +187,13 @@ class EarningRuleForm(forms.ModelForm):
             "fixed_start",
             "fixed_end",
             "points_per_ticket",
-            "points_per_ticket_by_tier",
             "minimum_points",
-            "free_tickets_by_tier",
-            "free_tickets_by_weekday",
             "bonus_app_registered",
             "bonus_age_50_plus",
             "bonus_active_at_property",
             "bonus_per_visit",
             "bonus_per_visit_app",
             "cap",
-            "cap_by_tier",
             "equal_opportunity_tickets",
             "assumptions",
         ]
@@ -74,14 +203,100 @@ class EarningRuleForm(forms.ModelForm):
             "period_start_time": forms.TimeInput(attrs={"type": "time"}),
             "assumptions": forms.Textarea(attrs={"rows": 3}),
         }
+        help_texts = {
+            "points_per_ticket": "For every tier without its own number below.",
+            "cap": "Most tickets per patron, for every tier without its own number below.",
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.tiers = list(Tier.objects.order_by("rank"))
+        for name, (_, low, high) in SCALAR_FIELDS.items():
+            if name in self.fields:  # the same bounds as the service, shown by the browser too
+                field = self.fields[name]
+                field.min_value, field.max_value = low, high
+                field.validators = [v for v in field.validators if not hasattr(v, "limit_value")]
+                field.validators += [MinValueValidator(low), MaxValueValidator(high)]
+                field.widget.attrs.update(min=low, max=high)
+        for tier in self.tiers:
+            for prefix, _, label, low, high in self.TIER_COLUMNS:
+                self.fields[f"{prefix}_{tier.code}"] = _whole_field(f"{label}, {tier.name}", low, high)
+            for day, weekday in enumerate(WEEKDAYS_PLURAL):
+                self.fields[f"weekday{day}_{tier.code}"] = _whole_field(
+                    f"Free tickets on {weekday}, {tier.name}", 0, TICKETS_MAX
+                )
+        self.values_unreadable = ""
+        if not self.is_bound:
+            try:
+                self.instance.values()
+            except RuleUnreadable as error:  # an old row: the manager re-enters the numbers
+                self.values_unreadable = error.message
+            else:
+                self._initial_from(self.instance.values())
+
+    def _initial_from(self, values: RuleValues) -> None:
+        stored = {
+            "ppt": values.points_per_ticket_by_tier,
+            "free": values.free_tickets_by_tier,
+            "cap": values.cap_by_tier,
+        }
+        for prefix, numbers in stored.items():
+            for code, number in numbers.items():
+                self.initial[f"{prefix}_{code}"] = number
+        for day, numbers in values.free_tickets_by_weekday.items():
+            for code, number in numbers.items():
+                self.initial[f"weekday{day}_{code}"] = number
+
+    def main_fields(self):
+        per_tier = (*(f"{prefix}_" for prefix, *_ in self.TIER_COLUMNS), "weekday")
+        return [field for field in self if not field.name.startswith(per_tier)]
+
+    def tier_rows(self):
+        """(tier, [points per ticket, free tickets, cap]) per tier, lowest first."""
+        return [(tier, [self[f"{prefix}_{tier.code}"] for prefix, *_ in self.TIER_COLUMNS]) for tier in self.tiers]
+
+    def weekday_rows(self):
+        """(weekday, [free tickets per tier]) Monday first."""
+        return [
+            (weekday, [self[f"weekday{day}_{tier.code}"] for tier in self.tiers])
+            for day, weekday in enumerate(WEEKDAYS_PLURAL)
+        ]
+
+    def clean(self):
+        data = super().clean()
+        stored = {
+            column: {t.code: data[f"{p}_{t.code}"] for t in self.tiers if data.get(f"{p}_{t.code}") is not None}
+            for p, column, *_ in self.TIER_COLUMNS
+        }
+        stored["free_tickets_by_weekday"] = {
+            str(day): numbers
+            for day in range(7)
+            if (
+                numbers := {
+                    t.code: data[f"weekday{day}_{t.code}"]
+                    for t in self.tiers
+                    if data.get(f"weekday{day}_{t.code}") is not None
+                }
+            )
+        }
+        scalars = {name: data[name] for name in SCALAR_FIELDS if name in data and name not in self.errors}
+        try:
+            values = rule_values_validate({**scalars, **stored}, tier_codes=[t.code for t in self.tiers])
+        except RuleInvalid as error:
+            for name, message in error.errors:
+                self.add_error(name if name in self.fields and name not in self.errors else None, message)
+            return data
+        for name, value in values.as_stored().items():
+            setattr(self.instance, name, value)
+        return data
 
 
 class ScheduleDrawsForm(forms.Form):
     """Either every given weekday between two dates, or a list of date-times, or both."""
 
     weekday = forms.TypedChoiceField(choices=[("", "—"), *WEEKDAYS], coerce=int, required=False, empty_value=None)
-    first = forms.DateField(required=False, widget=DATE)
-    last = forms.DateField(required=False, widget=DATE)
+    first = BoundedDateField(required=False, widget=DATE)
+    last = BoundedDateField(required=False, widget=DATE)
     time = forms.TimeField(required=False, widget=forms.TimeInput(attrs={"type": "time"}))
     dates = forms.CharField(
         required=False,
@@ -102,9 +317,14 @@ class ScheduleDrawsForm(forms.Form):
         for number, line in enumerate((data.get("dates") or "").splitlines(), start=1):
             if line.strip():
                 try:
-                    moments.append(timezone.make_aware(dt.datetime.fromisoformat(line.strip())))
+                    moment = timezone.make_aware(dt.datetime.fromisoformat(line.strip()))
                 except ValueError:
                     self.add_error("dates", f"Line {number}: {line.strip()!r} is not YYYY-MM-DD HH:MM.")
+                else:
+                    if DATE_MIN <= moment.date() <= DATE_MAX:
+                        moments.append(moment)
+                    else:
+                        self.add_error("dates", f"Line {number}: {DATE_OUT_OF_RANGE}")
         if not moments and not self.errors:
             raise forms.ValidationError("Give a weekly schedule or at least one date and time.")
         data["moments"] = moments

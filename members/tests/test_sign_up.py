@@ -2,6 +2,7 @@ import datetime as dt
 
 import pytest
 import time_machine
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 from stdnum import luhn
@@ -124,3 +125,51 @@ def test_the_sign_up_page_shows_the_refusal_and_keeps_what_was_typed(desk, refer
 @time_machine.travel(dt.datetime(2028, 2, 29, 10, 0, tzinfo=dt.timezone(dt.timedelta(hours=2))), tick=False)
 def test_on_29_february_a_guest_born_on_28_february_18_years_ago_is_accepted(reference_data):
     assert sign_up(reference_data, id_number=sa_id_for(dt.date(2010, 2, 28))).pk
+
+
+EXCLUDED_SA_ID = "8505055123087"  # the number of the report (issue 6, 2.1)
+
+
+@pytest.mark.parametrize("picked", ["passport", "driving_licence"])
+def test_it_refuses_an_excluded_sa_id_typed_as_another_document(picked, reference_data):
+    ExclusionFactory(id_type="sa_id", id_number=EXCLUDED_SA_ID, reason="National self-exclusion register.")
+    with pytest.raises(DomainError, match="National self-exclusion register") as refused:
+        sign_up(reference_data, id_type=picked, id_number=EXCLUDED_SA_ID, date_of_birth=dt.date(1985, 5, 5))
+    assert refused.value.code == "not_eligible"
+    assert not Member.objects.exists()
+
+
+def test_the_sign_up_page_refuses_an_excluded_sa_id_typed_as_a_passport(desk, reference_data):
+    ExclusionFactory(id_type="sa_id", id_number=EXCLUDED_SA_ID, reason="National self-exclusion register.")
+    response = desk.post(
+        reverse("members:sign_up"),
+        {
+            "first_name": "Excluded",
+            "last_name": "Guest",
+            "id_type": "passport",
+            "id_number": EXCLUDED_SA_ID,
+            "date_of_birth": "1985-05-05",
+            "home_property": reference_data["properties"]["GRC"].pk,
+        },
+    )
+    assert response.status_code == 200
+    assert "Sign-up refused. Self-excluded" in response.content.decode()
+    assert not Member.objects.exists()
+
+
+def test_an_sa_id_typed_as_a_passport_is_stored_as_an_sa_id(reference_data):
+    member = sign_up(reference_data, id_type="passport", id_number=sa_id_for(dt.date(1990, 3, 3)))
+    assert (member.id_type, member.date_of_birth) == ("sa_id", dt.date(1990, 3, 3))
+
+
+def test_it_refuses_a_number_already_held_under_another_document_type(reference_data):
+    existing = MemberFactory(id_type="passport", id_number="A7654321", date_of_birth=dt.date(1990, 1, 1))
+    with pytest.raises(DomainError, match=f"already a member: card {existing.card_number}") as refused:
+        sign_up(reference_data, id_type="driving_licence", id_number="a765 4321", date_of_birth=dt.date(1990, 1, 1))
+    assert refused.value.code == "already_member"
+
+
+def test_the_database_refuses_two_members_with_one_number_under_different_types(reference_data):
+    MemberFactory(id_type="passport", id_number="A7654321")
+    with pytest.raises(IntegrityError, match="member_unique_id_number"), transaction.atomic():
+        MemberFactory(id_type="driving_licence", id_number="A7654321")
