@@ -5,7 +5,8 @@ from django.conf import settings
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-app = Celery("promodesk")
+# The tick lives beside this file (it calls into several apps), not in an app.
+app = Celery("promodesk", include=["config.tasks"])
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
@@ -14,5 +15,5 @@ app.autodiscover_tasks()
 def setup_beat_schedule(sender, **kwargs):
     # One static schedule: the tick finds what is due in the database ("time is the authority").
     sender.conf.beat_schedule = {
-        "tick": {"task": "core.tasks.tick", "schedule": float(settings.TICK_SECONDS)},
+        "tick": {"task": "config.tasks.tick", "schedule": float(settings.TICK_SECONDS)},
     }

@@ -8,7 +8,7 @@ from core.models import WorkerHeartbeat
 
 
 def tick_run(*, now: dt.datetime | None = None) -> WorkerHeartbeat:
-    """Record that the beat tick is alive; core.tasks.tick then runs the work the clock has
+    """Record that the beat tick is alive; config.tasks.tick then runs the work the clock has
     made due (closing ticket windows, failing abandoned imports; later: due draws, letters)."""
     now = now or timezone.now()
     with transaction.atomic():

@@ -9,6 +9,7 @@ import hashlib
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from members.models import Member, Property
 from promotions.models import DrawMethod, DrawSeries, PromotionStatus
@@ -66,6 +67,11 @@ class Draw(models.Model):
 
     objects = DrawQuerySet.as_manager()
 
+    # The status in which a draw still takes tickets, for apps below this one.
+    OPEN_STATUS = DrawStatus.SCHEDULED
+    # A cancelled draw no longer ties its promotion to its date (promotion_save may shrink past it).
+    CANCELLED_STATUS = DrawStatus.CANCELLED
+
     class Meta:
         ordering = ["scheduled_at", "id"]
         indexes = [
@@ -83,6 +89,39 @@ class Draw(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def ticket_window_refusal(self, now) -> str | None:
+        """Why tickets for this draw cannot be activated at `now` (the window or the status), or
+        None while a window is open. Uses prefetched windows when there are some."""
+        if self.status == DrawStatus.CANCELLED:
+            return f"{self.name} is cancelled."
+        windows = list(self.windows.all())
+        if self.status == DrawStatus.SCHEDULED and any(w.contains(now) for w in windows):
+            return None
+        upcoming = [w for w in windows if w.opens_at > now]
+        if upcoming and self.status == DrawStatus.SCHEDULED:
+            return f"Tickets for {self.name} can be activated from {_when(upcoming[0].opens_at)}."
+        return f"Ticket activation for {self.name} closed at {_when(max(w.closes_at for w in windows))}."
+
+    def move_refusal(self) -> str | None:
+        """Why this draw cannot be moved, or None: once tickets are out, their receipts name its time."""
+        if self.status != DrawStatus.SCHEDULED or self.activations.exists():
+            return "Only a scheduled draw with no activated tickets yet can be moved."
+        return None
+
+    def cancel_refusal(self) -> str | None:
+        """Why this draw cannot be cancelled, or None."""
+        if self.status in (DrawStatus.DRAWN, DrawStatus.CANCELLED):
+            return f"This draw is already {self.get_status_display().lower()}."
+        return None
+
+    def open_window(self, now) -> "TicketWindow | None":
+        """The ticket window open at `now`, if any (for "closes Mon 30 Nov 06:55, in 1 h 05 min")."""
+        return next((w for w in self.windows.all() if w.contains(now)), None)
+
+
+def _when(moment) -> str:
+    return f"{timezone.localtime(moment):%a %d %b %Y %H:%M}"
+
 
 class TicketWindow(models.Model):
     """One interval in which tickets may be activated, e.g. Friday 21h00-00h00."""
@@ -99,6 +138,15 @@ class TicketWindow(models.Model):
 
     def contains(self, moment) -> bool:
         return self.opens_at <= moment < self.closes_at
+
+    def time_left(self, now) -> str:
+        """ "2 h 05 min" until this window closes, for a clerk reading the screen."""
+        minutes = max(0, int((self.closes_at - now).total_seconds() // 60))
+        hours, minutes = divmod(minutes, 60)
+        days, hours = divmod(hours, 24)
+        if days:
+            return f"{days} d {hours} h"
+        return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
 
 
 class Channel(models.TextChoices):
@@ -170,3 +218,24 @@ class Activation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.receipt_number}: {self.first_serial}-{self.last_serial}"
+
+
+class DrawStanding(models.Model):
+    """The draw page's allocation overview (members, tickets available, the largest
+    allocations), computed in the background: the statement takes seconds for a property of a
+    million members, so the page reads this row instead. Derived data, recomputed by the tick
+    after each points import and every few minutes while the draw takes tickets (see
+    draws.services.draw_standings_refresh_due); it changes no business state, so it is not audited."""
+
+    draw = models.OneToOneField(Draw, primary_key=True, on_delete=models.CASCADE, related_name="standing")
+    computed_at = models.DateTimeField(null=True, blank=True)
+    requested_at = models.DateTimeField(null=True, blank=True, help_text="Queued for recounting since.")
+    members = models.PositiveIntegerField(default=0)
+    members_with_tickets = models.PositiveIntegerField(default=0)
+    tickets = models.PositiveBigIntegerField(default=0)
+    # The largest allocations: [{"member_id", "points", "earned", "free", "bonus", "capped", "tickets"}].
+    top = models.JSONField(default=list)
+    error = models.TextField(blank=True, help_text="Why the last count failed (e.g. an unreadable rule).")
+
+    def __str__(self) -> str:
+        return f"Standing of {self.draw_id} at {self.computed_at}"

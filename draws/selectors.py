@@ -2,15 +2,20 @@ import datetime as dt
 
 from django.db import models
 
-from draws.allocation import MemberDrawStanding, member_allocation
-from draws.models import Activation, Draw, DrawQuerySet, DrawStatus
+from core.errors import DomainError
+from draws.allocation import Allocation, AllocationOverview, AllocationRow, MemberDrawStanding, member_allocation
+from draws.models import Activation, Draw, DrawQuerySet, DrawStanding, DrawStatus
 from members.models import Member, Property
+from promotions.models import PromotionStatus
 
 Standing = tuple[Draw, MemberDrawStanding, Activation | None]
 
 
 def _draws() -> DrawQuerySet:
-    return Draw.objects.with_related().prefetch_related("series__eligible_tiers")
+    # Windows and desk tiers are read again for each draw by activation_refusal.
+    return Draw.objects.with_related().prefetch_related(
+        "series__eligible_tiers", "series__desk_assisted_tiers", "windows"
+    )
 
 
 def _with_standings(member: Member, draws: list[Draw], now: dt.datetime) -> list[Standing]:
@@ -21,7 +26,16 @@ def _with_standings(member: Member, draws: list[Draw], now: dt.datetime) -> list
             member=member, draw__in=draws
         )
     }
-    return [(draw, member_allocation(draw, member, at=now), activations.get(draw.pk)) for draw in draws]
+    return [(draw, _standing(draw, member, now), activations.get(draw.pk)) for draw in draws]
+
+
+def _standing(draw: Draw, member: Member, now: dt.datetime) -> MemberDrawStanding:
+    """One draw's standing; a draw whose rule cannot be read says so in its own row instead of
+    taking the member's other draws (or the kiosk's whole list) down with it."""
+    try:
+        return member_allocation(draw, member, at=now)
+    except DomainError as error:
+        return MemberDrawStanding(None, [error.message])
 
 
 def member_open_draws(member: Member, prop: Property, now: dt.datetime) -> list[Standing]:
@@ -38,7 +52,25 @@ def member_upcoming_draws(member: Member, now: dt.datetime, *, days: int = 7, li
         .filter(scheduled_at__gte=now, scheduled_at__lt=now + dt.timedelta(days=days))
         .filter(models.Q(property=member.home_property_id) | models.Q(activations__member=member))
         .exclude(status=DrawStatus.CANCELLED)
+        .filter(series__promotion__status=PromotionStatus.PUBLISHED)  # drafts never reach the desk
         .distinct()
         .order_by("scheduled_at")[:limit]
     )
     return _with_standings(member, draws, now)
+
+
+def draw_standing_overview(draw: Draw) -> tuple[AllocationOverview | None, DrawStanding | None]:
+    """The draw page's allocation overview as last counted in the background (cheap to read
+    whatever the number of members), and the standing row that says when and any error."""
+    standing = DrawStanding.objects.filter(draw=draw).first()
+    if standing is None or standing.computed_at is None or standing.error:
+        return None, standing
+    top = [Allocation(**row) for row in standing.top]
+    members = Member.objects.select_related("tier").in_bulk([a.member_id for a in top])
+    overview = AllocationOverview(
+        standing.members,
+        standing.members_with_tickets,
+        standing.tickets,
+        [AllocationRow(a, members.get(a.member_id)) for a in top],
+    )
+    return overview, standing

@@ -7,15 +7,16 @@ from collections.abc import Sequence
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count, Sum
+from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone
 
 from core.audit import Actor, audit_log
 from core.errors import DomainError
-from draws.allocation import member_allocation
-from draws.models import Activation, Channel, DeviceKind, DeviceToken, Draw, DrawStatus, TicketWindow
-from members.models import Member
-from promotions.models import DrawMethod, DrawSeries, PromotionStatus
+from draws.allocation import MemberDrawStanding, allocation_overview, member_allocation
+from draws.models import Activation, Channel, DeviceKind, DeviceToken, Draw, DrawStanding, DrawStatus, TicketWindow
+from members.models import ImportJob, ImportKind, ImportStatus, Member
+from promotions.models import DrawMethod, DrawSeries, EarningRule, Promotion, PromotionStatus
+from promotions.rules import POINTS_MAX
 
 Windows = Sequence[tuple[dt.datetime, dt.datetime]]
 
@@ -50,6 +51,15 @@ def _apply_windows(draw: Draw, windows: Windows) -> None:
     draw.declines_open_at, draw.declines_close_at = draw.tickets_open_at, draw.scheduled_at
 
 
+def _check_in_promotion(series: DrawSeries, scheduled_at: dt.datetime) -> None:
+    """A draw lies within its promotion's dates. The promotion row is locked (inside the
+    caller's transaction) so promotion_save cannot shrink the dates past it meanwhile."""
+    promotion = Promotion.objects.select_for_update(no_key=True).get(pk=series.promotion_id)
+    refusal = promotion.date_refusal(scheduled_at)
+    if refusal:
+        raise DomainError(refusal, code="outside_promotion")
+
+
 def _draw_name(series: DrawSeries, scheduled_at: dt.datetime) -> str:
     return f"{series.name}, {timezone.localtime(scheduled_at):%a %d %b %Y %H:%M}"
 
@@ -65,9 +75,18 @@ def draw_schedule(
     allow_past: bool = False,
 ) -> Draw:
     """Schedule one draw of a series, with the series' windows unless others are given."""
-    windows = list(windows or series.windows_for(scheduled_at))
-    _check_windows(windows, scheduled_at, allow_past=allow_past)
+    if points_per_ticket is not None and (
+        isinstance(points_per_ticket, bool)
+        or not isinstance(points_per_ticket, int)
+        or not 1 <= points_per_ticket <= POINTS_MAX
+    ):
+        raise DomainError(
+            f"A draw's own points per ticket must be a whole number from 1 to {POINTS_MAX:,}.", code="bad_rule"
+        )
     with transaction.atomic():
+        _check_in_promotion(series, scheduled_at)
+        windows = list(windows or series.windows_for(scheduled_at))
+        _check_windows(windows, scheduled_at, allow_past=allow_past)
         draw = Draw(
             series=series,
             property=series.property,
@@ -91,6 +110,17 @@ def draw_schedule(
     return draw
 
 
+def series_schedule_draws(*, actor: Actor, series: DrawSeries, moments: list[dt.datetime]) -> list[Draw]:
+    """Schedule a draw at each moment not already taken by a draw of the series (a moved
+    draw still takes its original moment, so re-running a weekly schedule does not bring it back)."""
+    with transaction.atomic():
+        DrawSeries.objects.select_for_update().get(pk=series.pk)  # one scheduler per series at a time
+        taken = set(series.draws.values_list("scheduled_at", flat=True)) | set(
+            series.draws.exclude(moved_from=None).values_list("moved_from", flat=True)
+        )
+        return [draw_schedule(actor=actor, series=series, scheduled_at=m) for m in sorted(set(moments) - taken)]
+
+
 def draw_move(
     *,
     actor: Actor,
@@ -109,10 +139,19 @@ def draw_move(
         draw = Draw.objects.select_for_update(of=("self",)).select_related("series").get(pk=draw_id)
         if draw.name == _draw_name(draw.series, draw.scheduled_at):  # a generated name carries the date
             draw.name = _draw_name(draw.series, scheduled_at)
-        if draw.status != DrawStatus.SCHEDULED or draw.activations.exists():
-            raise DomainError("Only a scheduled draw with no activated tickets yet can be moved.", code="not_movable")
+        refusal = draw.move_refusal()
+        if refusal:
+            raise DomainError(refusal, code="not_movable")
         if scheduled_at <= timezone.now() and not allow_past:
             raise DomainError("A draw can only be moved to a time that is still ahead.", code="in_the_past")
+        DrawSeries.objects.select_for_update().get(pk=draw.series_id)  # as the scheduler does: one at a time
+        if draw.series.draws.filter(scheduled_at=scheduled_at).exclude(pk=draw.pk).exists():
+            raise DomainError(
+                f"{draw.series.name} already has a draw at {timezone.localtime(scheduled_at):%a %d %b %Y %H:%M}: "
+                "choose another time, or cancel that draw first.",
+                code="time_taken",
+            )
+        _check_in_promotion(draw.series, scheduled_at)
         windows = list(windows or draw.series.windows_for(scheduled_at))
         _check_windows(windows, scheduled_at, allow_past=allow_past)
         draw.windows.all().delete()
@@ -135,8 +174,9 @@ def draw_cancel(*, actor: Actor, draw_id: int, reason: str) -> Draw:
         raise DomainError("Say why the draw is cancelled: the reason is kept on the draw.", code="no_reason")
     with transaction.atomic():
         draw = Draw.objects.select_for_update().get(pk=draw_id)
-        if draw.status in (DrawStatus.DRAWN, DrawStatus.CANCELLED):
-            raise DomainError(f"This draw is already {draw.get_status_display().lower()}.", code="not_cancellable")
+        refusal = draw.cancel_refusal()
+        if refusal:
+            raise DomainError(refusal, code="not_cancellable")
         draw.status, draw.change_reason = DrawStatus.CANCELLED, reason.strip()
         draw.save(update_fields=["status", "change_reason"])
         audit_log(actor=actor, action="draw.cancelled", obj=draw, data={"reason": reason.strip()})
@@ -144,20 +184,6 @@ def draw_cancel(*, actor: Actor, draw_id: int, reason: str) -> Draw:
 
 
 # --- Activation ----------------------------------------------------------------------------
-
-
-def _window_refusal(draw: Draw, now: dt.datetime) -> str | None:
-    if draw.status == DrawStatus.CANCELLED:
-        return f"{draw.name} is cancelled."
-    windows = list(draw.windows.all())
-    if draw.status == DrawStatus.SCHEDULED and any(w.contains(now) for w in windows):
-        return None
-    upcoming = [w for w in windows if w.opens_at > now]
-    if upcoming and draw.status == DrawStatus.SCHEDULED:
-        nxt = timezone.localtime(upcoming[0].opens_at)
-        return f"Tickets for {draw.name} can be activated from {nxt:%a %d %b %H:%M}."
-    last = timezone.localtime(max(w.closes_at for w in windows))
-    return f"Ticket activation for {draw.name} closed at {last:%a %d %b %H:%M}."
 
 
 def activation_create(
@@ -194,21 +220,22 @@ def activation_create(
     )
     if draw is None:
         raise DomainError(f"There is no draw {draw_id}.", code="unknown_draw")
-    _check_can_activate(draw, member, channel, device, now)
+    rule_before = _rule_fingerprint(draw)
+    _check_can_activate(draw, member, channel, device, now)  # the cheap checks before the allocation
     standing = member_allocation(draw, member, at=now)
-    if standing.refusals:
-        raise DomainError("Not eligible for this draw: " + " ".join(standing.refusals), code="not_eligible")
+    refusal = _standing_refusal(member, standing)
+    if refusal:
+        raise refusal
     tickets = standing.tickets
-    if tickets <= 0:
-        raise DomainError(
-            f"{member.full_name} has no tickets for this draw "
-            f"({standing.allocation.points} points in the earning period).",
-            code="no_tickets",
-        )
 
     with transaction.atomic():
         draw = Draw.objects.select_for_update(of=("self",)).select_related("series__promotion").get(pk=draw.pk)
         _check_open_and_not_activated(draw, member, now)
+        if _rule_fingerprint(draw) != rule_before:
+            # series_save changed the rule between the count above and this lock.
+            raise DomainError(
+                "The earning rule of this draw was changed a moment ago: please try again.", code="rule_changed"
+            )
         first = draw.next_serial
         draw.next_serial = first + tickets
         draw.save(update_fields=["next_serial"])
@@ -240,6 +267,48 @@ def activation_create(
     return activation
 
 
+def activation_refusal(
+    *,
+    draw: Draw,
+    member: Member,
+    channel: str,
+    now: dt.datetime,
+    device: DeviceToken | None = None,
+    standing: MemberDrawStanding | None = None,
+) -> DomainError | None:
+    """Why activation_create would refuse this member's tickets for this draw now, or None.
+    The one check behind the service and every page that offers the Activate button, so a page
+    never offers what the service refuses. `standing` saves a second allocation when known."""
+    try:
+        _check_can_activate(draw, member, channel, device, now)
+    except DomainError as refusal:
+        return refusal
+    return _standing_refusal(member, standing or member_allocation(draw, member, at=now))
+
+
+def _standing_refusal(member: Member, standing: MemberDrawStanding) -> DomainError | None:
+    if standing.refusals:
+        return DomainError("Not eligible for this draw: " + " ".join(standing.refusals), code="not_eligible")
+    if standing.tickets <= 0:
+        return DomainError(
+            f"{member.full_name} has no tickets for this draw "
+            f"({standing.allocation.points} points in the earning period).",
+            code="no_tickets",
+        )
+    return None
+
+
+def _rule_fingerprint(draw: Draw) -> tuple:
+    """What the ticket count depends on in the series: its earning rule and eligible tiers."""
+    rule = EarningRule.objects.filter(series_id=draw.series_id).values().first()
+    tiers = sorted(
+        draw.series.eligible_tiers.through.objects.filter(drawseries_id=draw.series_id).values_list(
+            "tier_id", flat=True
+        )
+    )
+    return (tuple(sorted((rule or {}).items())), tuple(tiers))
+
+
 def _check_can_activate(draw: Draw, member: Member, channel: str, device: DeviceToken | None, now) -> None:
     if device is not None and device.property_id != draw.property_id:
         raise DomainError(
@@ -255,9 +324,11 @@ def _check_can_activate(draw: Draw, member: Member, channel: str, device: Device
     fresh = member.playing_updated_at and now - member.playing_updated_at <= dt.timedelta(
         minutes=settings.PLAYING_FRESH_MINUTES
     )
-    if channel == Channel.APP and not (member.playing_now and fresh):
+    # Play counts only where it was reported: another casino's feed does not open this draw.
+    at_draw_property = member.playing_property_id == draw.property_id
+    if channel == Channel.APP and not (member.playing_now and fresh and at_draw_property):
         raise DomainError(
-            "The app accepts entries only while the member is actively playing on slots or tables.",
+            f"The app accepts entries only while the member is actively playing at {draw.property.name}.",
             code="not_active_on_floor",
         )
     if channel == Channel.DESK:
@@ -278,7 +349,7 @@ def _check_open_and_not_activated(draw: Draw, member: Member, now) -> None:
             f"{promotion.name} is {promotion.get_status_display().lower()}, not published: its draws take no tickets.",
             code="window_closed",
         )
-    refusal = _window_refusal(draw, now)
+    refusal = draw.ticket_window_refusal(now)
     if refusal:
         raise DomainError(refusal, code="window_closed")
     existing = Activation.objects.filter(draw=draw, member=member).first()
@@ -343,6 +414,77 @@ def draws_close_due(*, now: dt.datetime | None = None) -> int:
     now = now or timezone.now()
     due = Draw.objects.filter(status=DrawStatus.SCHEDULED, tickets_close_at__lte=now).values_list("pk", flat=True)
     return sum(draw_close_window(draw_id=pk, now=now) for pk in list(due[:500]))
+
+
+# --- The draw page's standing (derived data, counted in the background) -------------------
+
+STANDING_MAX_AGE = dt.timedelta(minutes=10)  # recounted at least this often while tickets are out
+STANDING_REQUEUE_AFTER = dt.timedelta(minutes=5)  # a request lost with its worker is made again
+STANDING_HORIZON = dt.timedelta(days=7)  # draws further ahead are counted when asked for
+STANDING_TOP = 50
+
+
+def draw_standing_refresh(*, draw_id: int, now: dt.datetime | None = None) -> DrawStanding:
+    """Count the draw's allocation overview now and keep it for the draw page. A rule that
+    cannot be read is kept as the count's error, for the page to show, instead of failing."""
+    now = now or timezone.now()
+    draw = Draw.objects.with_related().prefetch_related("series__eligible_tiers").get(pk=draw_id)
+    try:
+        overview = allocation_overview(draw, at=now, limit=STANDING_TOP)
+    except DomainError as error:
+        values = {"error": error.message}
+    else:
+        values = {
+            "members": overview.members,
+            "members_with_tickets": overview.members_with_tickets,
+            "tickets": overview.tickets,
+            "top": [{"member_id": row.allocation.member_id, **row.allocation.as_dict()} for row in overview.top],
+            "error": "",
+        }
+    standing, _ = DrawStanding.objects.update_or_create(
+        draw_id=draw_id, defaults={**values, "computed_at": now, "requested_at": None}
+    )
+    return standing
+
+
+def draw_standing_request(*, draw_id: int, now: dt.datetime | None = None) -> None:
+    """Queue a recount of one draw's standing (after this transaction commits)."""
+    from draws.tasks import draw_standing_refresh_task  # tasks import this module
+
+    DrawStanding.objects.update_or_create(draw_id=draw_id, defaults={"requested_at": now or timezone.now()})
+    draw_standing_refresh_task.delay_on_commit(draw_id)
+
+
+def draw_standings_refresh_due(*, now: dt.datetime | None = None) -> int:
+    """The tick: queue a recount for each draw taking tickets in the next days whose standing is
+    missing, older than the last points import, or older than STANDING_MAX_AGE. The number queued."""
+    now = now or timezone.now()
+    stale_before = now - STANDING_MAX_AGE
+    last_import = ImportJob.objects.filter(kind=ImportKind.POINTS, status=ImportStatus.SUCCEEDED).aggregate(
+        at=Max("finished_at")
+    )["at"]
+    if last_import and last_import > stale_before:
+        stale_before = last_import
+    due = (
+        Draw.objects.filter(
+            status=DrawStatus.SCHEDULED,
+            series__promotion__status=PromotionStatus.PUBLISHED,
+            tickets_close_at__gt=now,
+            scheduled_at__lte=now + STANDING_HORIZON,
+        )
+        .exclude(method=DrawMethod.RAPS)
+        .filter(
+            Q(standing__isnull=True) | Q(standing__computed_at__isnull=True) | Q(standing__computed_at__lt=stale_before)
+        )
+        .exclude(standing__requested_at__gt=now - STANDING_REQUEUE_AFTER)
+        .values_list("pk", flat=True)
+    )
+    queued = 0
+    with transaction.atomic():
+        for draw_id in list(due[:100]):
+            draw_standing_request(draw_id=draw_id, now=now)
+            queued += 1
+    return queued
 
 
 # --- Device tokens -------------------------------------------------------------------------

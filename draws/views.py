@@ -4,17 +4,20 @@ from django.db.models import Count, Sum
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.views.decorators.http import require_POST
 
 from core.audit import Actor
 from core.errors import DomainError
 from core.forms import submit
 from draws import receipts, services
-from draws.allocation import allocation_overview, earning_period, member_allocation
+from draws.allocation import MemberDrawStanding, earning_period, member_allocation
 from draws.forms import CardForm, DrawCancelForm, DrawListFilter, DrawMoveForm
 from draws.models import Activation, Channel, Draw, DrawStatus
 from draws.rule_words import rule_in_words
+from draws.selectors import draw_standing_overview
 from members.models import Member
-from promotions.models import DrawMethod
+from promotions.forms import ScheduleDrawsForm
+from promotions.models import DrawMethod, DrawSeries, PromotionStatus
 
 LATEST_ACTIVATIONS = 50
 
@@ -24,6 +27,8 @@ def draw_list(request):
     when = DrawListFilter(request.GET).choice()
     now = timezone.now()
     draws = Draw.objects.with_related()
+    if not request.user.has_perm("draws.change_draw"):  # a draft's draws are the managers' business
+        draws = draws.filter(series__promotion__status=PromotionStatus.PUBLISHED)
     if when == "open":
         draws = draws.accepting_tickets_at(now).order_by("tickets_close_at", "id")
     elif when == "upcoming":
@@ -40,19 +45,42 @@ def draw_detail(request, draw_id: int):
     draw = get_object_or_404(Draw.objects.with_related(), pk=draw_id)
     eligible_tiers = list(draw.series.eligible_tiers.all())
     raps = draw.method == DrawMethod.RAPS  # winners come from an active-player list: no tickets
+    now = timezone.now()
+    allocation, standing = (None, None) if raps else draw_standing_overview(draw)
     context = {
         "draw": draw,
+        "raps": raps,
         "windows": draw.windows.all(),
         "earning_period": None if raps else earning_period(draw),
         "eligible_tiers": eligible_tiers,
         "desk_tiers": list(draw.series.desk_assisted_tiers.all()),
         "rule_lines": [] if raps else rule_in_words(draw, eligible_tiers),
         "entries": _entries(draw),
-        "allocation": None if raps else allocation_overview(draw, at=timezone.now()),
+        "allocation": allocation,
+        "standing": standing,
+        "move_refusal": draw.move_refusal(),
+        "cancel_refusal": draw.cancel_refusal(),
+        "desk_refusal": _desk_refusal(draw, now),
         "activations": draw.activations.select_related("member").order_by("-first_serial")[:LATEST_ACTIVATIONS],
         "seed_revealed": draw.status == DrawStatus.DRAWN,
     }
     return render(request, "draws/detail.html", context)
+
+
+@permission_required("draws.add_draw", raise_exception=True)
+def series_schedule(request, series_id: int):
+    series = get_object_or_404(DrawSeries.objects.select_related("promotion"), pk=series_id)
+    form = ScheduleDrawsForm(request.POST or None)
+    actor = Actor.from_request(request)
+    draws = submit(
+        request,
+        form,
+        lambda: services.series_schedule_draws(actor=actor, series=series, moments=form.cleaned_data["moments"]),
+    )
+    if draws is not None:
+        messages.success(request, f"{len(draws)} draw(s) scheduled for {series.name}.")
+        return redirect("promotions:detail", promotion_id=series.promotion_id)
+    return render(request, "draws/schedule.html", {"form": form, "series": series})
 
 
 @permission_required("draws.change_draw", raise_exception=True)
@@ -77,6 +105,25 @@ def draw_move(request, draw_id: int):
     return render(request, "draws/move.html", {"draw": draw, "form": form})
 
 
+@require_POST
+@permission_required("draws.change_draw", raise_exception=True)
+def standing_refresh(request, draw_id: int):
+    """A manager asks for the allocation to be counted again now (after a rule fix, say)."""
+    draw = get_object_or_404(Draw, pk=draw_id)
+    services.draw_standing_request(draw_id=draw.pk)
+    messages.info(request, "The allocation is being counted again; this page shows it when it is ready.")
+    return redirect("draws:detail", draw_id=draw.pk)
+
+
+def _desk_refusal(draw: Draw, now) -> str | None:
+    """Why the desk cannot activate tickets for this draw now (before any card is swiped)."""
+    if draw.method == DrawMethod.RAPS:
+        return "RAPS sessions pick players who are actively playing; there are no tickets to activate."
+    if draw.series.promotion.status != PromotionStatus.PUBLISHED:
+        return f"{draw.series.promotion.name} is not published: its draws take no tickets."
+    return draw.ticket_window_refusal(now)
+
+
 @permission_required("draws.change_draw", raise_exception=True)
 def draw_cancel(request, draw_id: int):
     draw = get_object_or_404(Draw.objects.with_related(), pk=draw_id)
@@ -95,7 +142,8 @@ def draw_activate(request, draw_id: int):
     """The VIP desk: swipe the card, see the member's tickets for this draw, activate them."""
     draw = get_object_or_404(Draw.objects.with_related(), pk=draw_id)
     form = CardForm(request.POST if request.method == "POST" else request.GET or None)
-    member = standing = activation = None
+    member = standing = activation = refusal = None
+    now = timezone.now()
     if form.is_valid():
         card = form.cleaned_data["card"]
         if request.method == "POST":
@@ -111,15 +159,27 @@ def draw_activate(request, draw_id: int):
         if member is None:
             form.add_error("card", f"No member has card number {card}.")
         else:
-            standing = member_allocation(draw, member)
             activation = Activation.objects.filter(draw=draw, member=member).first()
+            try:
+                standing = member_allocation(draw, member, at=now)
+            except DomainError as error:  # an unreadable rule: say so instead of failing
+                standing = MemberDrawStanding(None, [error.message])
+            if activation is None:
+                refusal = services.activation_refusal(
+                    draw=draw, member=member, channel=Channel.DESK, standing=standing, now=now
+                )
+    open_window = draw.open_window(now)
     context = {
         "draw": draw,
         "windows": draw.windows.all(),
+        "open_window": open_window,
+        "time_left": open_window.time_left(now) if open_window else None,
+        "window_refusal": _desk_refusal(draw, now),
         "form": form,
         "member": member,
         "standing": standing,
         "activation": activation,
+        "refusal": refusal.message if refusal else None,
     }
     return render(request, "draws/activate.html", context)
 

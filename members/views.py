@@ -1,6 +1,7 @@
 import csv
 import datetime as dt
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import permission_required
 from django.db.models import Sum
@@ -13,7 +14,6 @@ from core.audit import Actor
 from core.errors import DomainError
 from core.forms import submit
 from core.models import AuditEvent
-from draws.selectors import member_upcoming_draws
 from members import services
 from members.eligibility import member_eligibility
 from members.forms import ExclusionForm, ExclusionSearchForm, ImportForm, LookupForm, SignUpForm
@@ -48,7 +48,6 @@ def member_detail(request, member_id: int):
         )["total"]
         or 0,
         "history": AuditEvent.objects.filter(object_type="members.member", object_id=str(member.pk))[:20],
-        "draws": member_upcoming_draws(member, now),
         "show_id": request.user.has_perm("members.add_member") or request.user.has_perm("members.add_exclusion"),
     }
     return render(request, "members/detail.html", context)
@@ -143,20 +142,22 @@ def imports(request):
 @permission_required("members.view_importjob", raise_exception=True)
 def import_detail(request, job_id: int):
     job = get_object_or_404(ImportJob.objects.select_related("created_by"), pk=job_id)
-    return render(
-        request,
-        "members/import_detail.html",
-        {"job": job, "progress": services.import_job_progress(job), "row_errors": job.row_errors.all()[:200]},
-    )
+    context = {
+        "job": job,
+        "progress": services.import_job_progress(job),
+        "stalled": job.is_stalled(timezone.now()),
+        "row_errors": job.row_errors.all()[:200],
+        "keep_rejected_days": settings.IMPORT_KEEP_REJECTED_DAYS,
+    }
+    return render(request, "members/import_detail.html", context)
 
 
 @permission_required("members.view_importjob", raise_exception=True)
 def import_progress(request, job_id: int):
     """The progress bar, polled by htmx until the job is finished."""
     job = get_object_or_404(ImportJob, pk=job_id)
-    response = render(
-        request, "members/_import_progress.html", {"job": job, "progress": services.import_job_progress(job)}
-    )
+    context = {"job": job, "progress": services.import_job_progress(job), "stalled": job.is_stalled(timezone.now())}
+    response = render(request, "members/_import_progress.html", context)
     if job.is_finished:
         response["HX-Refresh"] = "true"  # show the full result with its error list
     return response

@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from members.models import Property, Tier
+from promotions.rules import DEFAULT_WINDOWS, RuleInvalid, RuleUnreadable, RuleValues, WindowSpec, windows_parse
 
 
 class PromotionStatus(models.TextChoices):
@@ -36,6 +37,65 @@ class Promotion(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def _dates(self) -> tuple[dt.date, dt.date]:
+        # An instance made with Promotion.objects.create(starts_on="2026-01-01") keeps the text.
+        field = self._meta.get_field("starts_on")
+        return field.to_python(self.starts_on), field.to_python(self.ends_on)
+
+    def dates_in_words(self) -> str:
+        starts_on, ends_on = self._dates()
+        return f"{starts_on:%d %b %Y} \N{EN DASH} {ends_on:%d %b %Y}"
+
+    def date_refusal(self, moment: dt.datetime) -> str | None:
+        """Why a draw at `moment` cannot belong to this promotion (its Johannesburg day falls
+        outside the promotion's dates), or None."""
+        starts_on, ends_on = self._dates()
+        day = timezone.localtime(moment).date()
+        if starts_on <= day <= ends_on:
+            return None
+        side = "before its start" if day < starts_on else "after its end"
+        return f"{self.name} runs {self.dates_in_words()}; {day:%d %b %Y} is {side}."
+
+    def shrink_refusal(self, *, properties) -> str | None:
+        """Why this promotion cannot take its new dates and `properties` (unsaved on self):
+        a draw that is not cancelled would fall outside the dates, or a series would be at a
+        property it no longer runs at. None if it can."""
+        if self.pk is None:
+            return None
+        starts_on, ends_on = self._dates()
+        # promotions sits below draws: its draws are reached through the series' reverse relation.
+        draw_model = DrawSeries._meta.get_field("draws").related_model
+        first_day = timezone.make_aware(dt.datetime.combine(starts_on, dt.time()))
+        after_last_day = timezone.make_aware(dt.datetime.combine(ends_on + dt.timedelta(days=1), dt.time()))
+        outside = (
+            draw_model.objects.filter(series__promotion=self)
+            .exclude(status=draw_model.CANCELLED_STATUS)
+            .filter(Q(scheduled_at__lt=first_day) | Q(scheduled_at__gte=after_last_day))
+            .order_by("scheduled_at")
+        )
+        count = outside.count()
+        if count:
+            first = timezone.localtime(outside[0].scheduled_at)
+            return (
+                f"{self.name} has {count} draw{'s' if count > 1 else ''} outside {self.dates_in_words()}, "
+                f"the first on {first:%d %b %Y %H:%M}: move or cancel {'them' if count > 1 else 'it'} first."
+            )
+        keep = {p.pk for p in properties}
+        stranded = self.series.exclude(property__in=keep).select_related("property").order_by("name")
+        if stranded:
+            where = ", ".join(sorted({s.property.name for s in stranded}))
+            names = ", ".join(s.name for s in stranded)
+            return f"{self.name} has series at {where} ({names}): keep the property while its series are there."
+        return None
+
+    def property_refusal(self, prop: Property) -> str | None:
+        """Why a series at `prop` cannot belong to this promotion (it does not run there), or None."""
+        runs_at = list(self.properties.all()) if self.pk else []
+        if any(p.pk == prop.pk for p in runs_at):
+            return None
+        where = ", ".join(p.name for p in runs_at) or "no property yet"
+        return f"{self.name} runs at {where}, not at {prop.name}: add the property to the promotion first."
 
 
 class DrawMethod(models.TextChoices):
@@ -84,6 +144,26 @@ class DrawSeries(models.Model):
     def __str__(self) -> str:
         return f"{self.promotion.name}: {self.name}"
 
+    def has_tickets_out(self, *, lock: bool = False) -> bool:
+        """Whether a draw of this series that has not closed yet holds activated tickets.
+        With lock=True (inside a transaction) those draws' rows are locked first: activation
+        locks the same row, so the answer stays true until the transaction ends."""
+        # Through the reverse relation: promotions sits below draws and never imports it.
+        open_draws = self.draws.filter(status=self.draws.model.OPEN_STATUS)
+        if lock:
+            list(open_draws.select_for_update().values_list("pk", flat=True))
+        return open_draws.filter(activations__isnull=False).exists()
+
+    def window_specs(self) -> list[WindowSpec]:
+        """The stored ticket windows, parsed (promotions.rules.windows_parse); an unreadable
+        list raises RuleUnreadable, which names this series."""
+        try:
+            return windows_parse(self.ticket_windows or DEFAULT_WINDOWS)
+        except RuleInvalid as error:
+            raise RuleUnreadable(
+                f"The ticket windows of {self} cannot be read: {error.message} Ask the promotions manager to fix them."
+            ) from None
+
     def windows_for(self, scheduled_at: dt.datetime) -> list[tuple[dt.datetime, dt.datetime]]:
         """The ticket windows of this series for a draw at `scheduled_at`, as aware datetimes.
 
@@ -91,19 +171,7 @@ class DrawSeries(models.Model):
         or "close_before": 5 (minutes before the draw; 0 is "until the start of the draw")}.
         "day" counts from the draw day: -1 is the Friday before a Saturday draw.
         """
-        day = timezone.localtime(scheduled_at).date()
-        windows = []
-        for spec in self.ticket_windows or [{"day": 0, "open": "08:00", "close_before": 0}]:
-            base = day + dt.timedelta(days=int(spec.get("day", 0)))
-            opens = timezone.make_aware(dt.datetime.combine(base, dt.time.fromisoformat(spec["open"])))
-            if "close_before" in spec:
-                closes = scheduled_at - dt.timedelta(minutes=int(spec["close_before"]))
-            elif spec["close"] == "24:00":
-                closes = timezone.make_aware(dt.datetime.combine(base + dt.timedelta(days=1), dt.time()))
-            else:
-                closes = timezone.make_aware(dt.datetime.combine(base, dt.time.fromisoformat(spec["close"])))
-            windows.append((opens, closes))
-        return windows
+        return [spec.lay_out(scheduled_at) for spec in self.window_specs()]
 
 
 class PeriodKind(models.TextChoices):
@@ -159,3 +227,22 @@ class EarningRule(models.Model):
 
     def __str__(self) -> str:
         return f"Earning rule of {self.series}"
+
+    def values(self) -> RuleValues:
+        """The tier-keyed numbers, parsed (promotions.rules.RuleValues). A stored value no
+        manager's form could have saved raises RuleUnreadable naming the series, so only this
+        series' draws fail, with a message, while every other draw still shows."""
+        try:
+            return RuleValues.parse(
+                {
+                    "points_per_ticket_by_tier": self.points_per_ticket_by_tier,
+                    "free_tickets_by_tier": self.free_tickets_by_tier,
+                    "free_tickets_by_weekday": self.free_tickets_by_weekday,
+                    "cap_by_tier": self.cap_by_tier,
+                }
+            )
+        except RuleInvalid as error:
+            raise RuleUnreadable(
+                f"The earning rule of {self.series} cannot be read: {error.message} "
+                "Ask the promotions manager to fix it."
+            ) from None

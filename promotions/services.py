@@ -1,16 +1,13 @@
 """State changes of promotions and their draw series. Each is validated, atomic and audited."""
 
-import datetime as dt
-
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
 
-from core.audit import Actor, audit_log
+from core.audit import Actor, audit_log, text_change, text_sha256
 from core.errors import DomainError
-from draws.models import Activation, Draw, DrawStatus
-from draws.services import draw_schedule
+from members.models import Tier
 from promotions.models import DrawSeries, EarningRule, PeriodKind, Promotion
+from promotions.rules import RULE_FIELDS, rule_values_validate, windows_parse
 
 
 def _changes(instance, fields: list[str]) -> dict:
@@ -28,34 +25,42 @@ def promotion_save(*, actor: Actor, promotion: Promotion, properties) -> Promoti
     except ValidationError as error:
         raise DomainError(" ".join(error.messages), code="invalid") from None
     with transaction.atomic():
+        if not creating:
+            # The lock draw_schedule and draw_move take: no draw lands outside the new dates meanwhile.
+            Promotion.objects.select_for_update().filter(pk=promotion.pk).exists()
+            refusal = promotion.shrink_refusal(properties=properties)
+            if refusal:
+                raise DomainError(refusal, code="outside_promotion")
         changes = _changes(promotion, fields)
+        # The terms are the promotion's contract with members: which text was in force is kept
+        # as its digest, and each change as what changed.
+        terms_before = "" if creating else Promotion.objects.get(pk=promotion.pk).rules_text
+        terms = {"sha256": text_sha256(promotion.rules_text)}
+        if terms_before != promotion.rules_text and not creating:
+            terms["change"] = text_change(terms_before, promotion.rules_text)
         promotion.save()
         promotion.properties.set(properties)
         audit_log(
             actor=actor,
             action="promotion.created" if creating else "promotion.updated",
             obj=promotion,
-            data={"changes": changes, "properties": sorted(p.code for p in properties)},
+            data={"changes": changes, "properties": sorted(p.code for p in properties), "terms": terms},
         )
     return promotion
 
 
 def validate_windows(spec) -> None:
-    """Refuse a ticket-window spec the scheduler could not lay out, in words a manager reads."""
-    if not isinstance(spec, list) or not spec:
-        raise DomainError('Ticket windows: give a list such as [{"day": 0, "open": "08:00", "close_before": 5}].')
-    probe = DrawSeries(ticket_windows=spec)
-    at = timezone.make_aware(dt.datetime(2030, 1, 9, 20, 0))
-    try:
-        windows = probe.windows_for(at)
-    except (KeyError, ValueError, TypeError) as error:
-        raise DomainError(f"Ticket windows: {error!s} is not understood.", code="bad_window") from None
-    for opens, closes in windows:
-        if closes <= opens:
-            raise DomainError("Ticket windows: each window must close after it opens.", code="bad_window")
+    """Refuse a ticket-window list the scheduler could not lay out (promotions.rules.windows_parse:
+    days -7..0, HH:MM times, a closing time after the opening or 0-720 minutes before the draw),
+    every reason at once, in words a manager reads."""
+    windows_parse(spec)
 
 
 def validate_rule(rule: EarningRule) -> None:
+    """Refuse a rule whose numbers could not be counted (promotions.rules.rule_values_validate:
+    whole numbers within bounds, tier keys that are tier codes) or that gives no tickets."""
+    tier_codes = list(Tier.objects.order_by("rank").values_list("code", flat=True))
+    rule_values_validate({name: getattr(rule, name) for name in RULE_FIELDS}, tier_codes=tier_codes)
     if rule.period_kind == PeriodKind.FIXED and not rule.fixed_start:
         raise DomainError("A fixed earning period needs its start.", code="bad_rule")
     if rule.fixed_start and rule.fixed_end and rule.fixed_end <= rule.fixed_start:
@@ -65,6 +70,10 @@ def validate_rule(rule: EarningRule) -> None:
         or rule.points_per_ticket_by_tier
         or rule.free_tickets_by_tier
         or rule.free_tickets_by_weekday
+        or rule.bonus_app_registered
+        or rule.bonus_age_50_plus
+        or rule.bonus_active_at_property
+        or rule.bonus_per_visit
         or rule.period_kind == PeriodKind.NONE
     ):
         raise DomainError("The rule gives no tickets: set points per ticket, free tickets or an equal count.")
@@ -76,14 +85,19 @@ def series_save(*, actor: Actor, series: DrawSeries, eligible_tiers, desk_tiers,
     validate_rule(rule)
     if not eligible_tiers:
         raise DomainError("Choose at least one eligible tier.", code="no_tiers")
-    if not creating and Activation.objects.filter(draw__series=series, draw__status=DrawStatus.SCHEDULED).exists():
-        # Members who activated earlier would hold tickets counted under another rule.
-        raise DomainError(
-            "Tickets are already activated for a draw of this series that has not closed: "
-            "change the rule once that draw's window has closed.",
-            code="series_live",
-        )
+    refusal = series.promotion.property_refusal(series.property)
+    if refusal:
+        raise DomainError(refusal, code="outside_promotion")
     with transaction.atomic():
+        # Checked under the lock activation takes (the draw row), so no activation can land
+        # between this check and the new rule: members who activated earlier would hold
+        # tickets counted under another rule.
+        if not creating and series.has_tickets_out(lock=True):
+            raise DomainError(
+                "Tickets are already activated for a draw of this series that has not closed: "
+                "change the rule once that draw's window has closed.",
+                code="series_live",
+            )
         changes = _changes(series, ["name", "method", "winners_per_draw", "win_once_scope", "ticket_windows"])
         series.save()
         series.eligible_tiers.set(eligible_tiers)
@@ -98,14 +112,3 @@ def series_save(*, actor: Actor, series: DrawSeries, eligible_tiers, desk_tiers,
             data={"changes": changes, "rule_changes": rule_changes, "tiers": sorted(t.code for t in eligible_tiers)},
         )
     return series
-
-
-def series_schedule_draws(*, actor: Actor, series: DrawSeries, moments: list[dt.datetime]) -> list[Draw]:
-    """Schedule a draw at each moment not already taken by a draw of the series (a moved
-    draw still takes its original moment, so re-running a weekly schedule does not bring it back)."""
-    with transaction.atomic():
-        DrawSeries.objects.select_for_update().get(pk=series.pk)  # one scheduler per series at a time
-        taken = set(series.draws.values_list("scheduled_at", flat=True)) | set(
-            series.draws.exclude(moved_from=None).values_list("moved_from", flat=True)
-        )
-        return [draw_schedule(actor=actor, series=series, scheduled_at=m) for m in sorted(set(moments) - taken)]

@@ -10,5 +10,4 @@ urlpatterns = [
     path("<int:promotion_id>/edit/", views.promotion_edit, name="edit"),
     path("<int:promotion_id>/series/new/", views.series_new, name="series_new"),
     path("series/<int:series_id>/edit/", views.series_edit, name="series_edit"),
-    path("series/<int:series_id>/schedule/", views.series_schedule, name="series_schedule"),
 ]

@@ -5,10 +5,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from core.audit import Actor
 from core.forms import submit
-from draws.models import Draw
 from promotions import services
-from promotions.calendar import draw_calendar
-from promotions.forms import EarningRuleForm, PromotionForm, ScheduleDrawsForm, SeriesForm
+from promotions.forms import EarningRuleForm, PromotionForm, SeriesForm
 from promotions.models import DrawSeries, EarningRule, Promotion
 
 
@@ -30,11 +28,10 @@ def promotion_detail(request, promotion_id: int):
         .prefetch_related("eligible_tiers")
         .annotate(draw_count=Count("draws"))
     )
-    draws = Draw.objects.filter(series__promotion=promotion).select_related("series").order_by("scheduled_at")
     return render(
         request,
         "promotions/detail.html",
-        {"promotion": promotion, "series_list": series, "months": draw_calendar(draws)},
+        {"promotion": promotion, "series_list": series},
     )
 
 
@@ -98,19 +95,3 @@ def _series_form(request, series: DrawSeries, rule: EarningRule):
         return redirect("promotions:detail", promotion_id=saved.promotion_id)
     context = {"form": form, "rule_form": rule_form, "series": series, "promotion": series.promotion}
     return render(request, "promotions/series_form.html", context)
-
-
-@permission_required("draws.add_draw", raise_exception=True)
-def series_schedule(request, series_id: int):
-    series = get_object_or_404(DrawSeries.objects.select_related("promotion"), pk=series_id)
-    form = ScheduleDrawsForm(request.POST or None)
-    actor = Actor.from_request(request)
-    draws = submit(
-        request,
-        form,
-        lambda: services.series_schedule_draws(actor=actor, series=series, moments=form.cleaned_data["moments"]),
-    )
-    if draws is not None:
-        messages.success(request, f"{len(draws)} draw(s) scheduled for {series.name}.")
-        return redirect("promotions:detail", promotion_id=series.promotion_id)
-    return render(request, "promotions/schedule.html", {"form": form, "series": series})

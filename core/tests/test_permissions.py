@@ -35,7 +35,7 @@ MATRIX = {
     "promotions:edit": (lambda o: {"promotion_id": o["series"].promotion_id}, {PROMOTIONS_MANAGER}),
     "promotions:series_new": (lambda o: {"promotion_id": o["series"].promotion_id}, {PROMOTIONS_MANAGER}),
     "promotions:series_edit": (lambda o: {"series_id": o["series"].pk}, {PROMOTIONS_MANAGER}),
-    "promotions:series_schedule": (lambda o: {"series_id": o["series"].pk}, {PROMOTIONS_MANAGER}),
+    "draws:series_schedule": (lambda o: {"series_id": o["series"].pk}, {PROMOTIONS_MANAGER}),
     "draws:list": (None, READERS),
     "draws:detail": (lambda o: {"draw_id": o["draw"].pk}, READERS),
     "draws:move": (lambda o: {"draw_id": o["draw"].pk}, {PROMOTIONS_MANAGER}),
@@ -47,6 +47,7 @@ MATRIX = {
 # POST-only actions: (kwargs maker, roles allowed).
 POST_MATRIX = {
     "members:exclusion_end": (lambda o: {"exclusion_id": o["exclusion"].pk}, {PROMOTIONS_MANAGER}),
+    "draws:standing_refresh": (lambda o: {"draw_id": o["draw"].pk}, {PROMOTIONS_MANAGER}),
 }
 # Served outside the role system: the login page, logout, and Django's admin (staff only).
 OUTSIDE = {"login", "logout"}

@@ -10,10 +10,7 @@ from core.audit import Actor
 from core.errors import DomainError
 from draws.allocation import member_allocation
 from draws.models import Activation, Channel, Draw
-from draws.services import activation_create
-from members.models import Property, Tier
-from members.tests.factories import MemberFactory, PointsEntryFactory
-from promotions.seeds import (
+from draws.seeds import (
     emnotweni_daytime_playtime,
     golden_horse_prive_powerplay,
     grc_fast_lane_to_fortune,
@@ -21,6 +18,9 @@ from promotions.seeds import (
     grc_turn_up_the_heat,
     load_promotion,
 )
+from draws.services import activation_create
+from members.models import Property, Tier
+from members.tests.factories import MemberFactory, PointsEntryFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -113,7 +113,7 @@ def test_turn_up_the_heat_moved_queen_draw_sells_on_sunday_morning(seed):
     with time_machine.travel(sast(2025, 10, 23, 19, 0), tick=False), pytest.raises(DomainError) as refused:
         activate(moved, queen)  # the old Thursday evening
     assert refused.value.code == "window_closed"
-    assert "Sun 26 Oct 08:00" in refused.value.message
+    assert "Sun 26 Oct 2025 08:00" in refused.value.message
     with time_machine.travel(sast(2025, 10, 26, 12, 54, 59), tick=False):
         assert activate(moved, queen).tickets == 14
 

@@ -3,7 +3,7 @@
 The X4 Bonus Play multiplier in the same document multiplies +Play on the app; it has no draws.
 """
 
-from promotions.seeds import PromotionDef, SeriesDef, weekly
+from draws.seeds import PromotionDef, SeriesDef, weekly
 
 PROMOTION = PromotionDef(
     code="emnotweni-daytime-playtime",

@@ -1,6 +1,6 @@
 """Prive Powerplay, Golden Horse, 02 July - 26 September 2026 (texts/golden-horse-prive-powerplay.txt)."""
 
-from promotions.seeds import PromotionDef, SeriesDef, local
+from draws.seeds import PromotionDef, SeriesDef, local
 
 THURSDAYS = (  # rule 9
     "2026-07-09",

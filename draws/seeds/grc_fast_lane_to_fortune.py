@@ -1,6 +1,6 @@
 """Fast Lane to Fortune, Gold Reef City, July-September 2026 (texts/grc-fast-lane-to-fortune.txt)."""
 
-from promotions.seeds import PromotionDef, SeriesDef, last_weekday_of_month, weekly
+from draws.seeds import PromotionDef, SeriesDef, last_weekday_of_month, weekly
 
 SATURDAY = 5
 CAR_SATURDAYS = [last_weekday_of_month(SATURDAY, 2026, month).isoformat() for month in (7, 8, 9)]  # rule 44

@@ -1,6 +1,6 @@
 """Turn Up the Heat, Gold Reef City, October-December 2025 (texts/grc-turn-up-the-heat.txt)."""
 
-from promotions.seeds import PromotionDef, SeriesDef, local, weekly
+from draws.seeds import PromotionDef, SeriesDef, local, weekly
 
 SEVEN_DAYS = {"period_kind": "days_before", "period_days": 7}
 COMPLIMENTARY = {"ACE": 50, "KING": 40, "QUEEN": 30, "JACK": 20, "TEN": 10}  # rules 72 and 94

@@ -2,8 +2,8 @@
 
 import pytest
 
+from config.tasks import tick
 from core.models import WorkerHeartbeat
-from core.tasks import tick
 from testing.worker import celery_worker_fixture, celery_worker_process_fixture  # noqa: F401
 
 pytestmark = pytest.mark.worker

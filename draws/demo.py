@@ -7,8 +7,8 @@ import datetime as dt
 from django.utils import timezone
 
 from core.audit import Actor
+from draws.seeds import ALL_TIERS, PromotionDef, SeriesDef, load_promotion
 from members.models import Property
-from promotions.seeds import ALL_TIERS, PromotionDef, SeriesDef, load_promotion
 
 
 def demo_definition(now: dt.datetime) -> PromotionDef:

@@ -18,6 +18,7 @@ from draws.models import Draw
 from draws.services import draw_move, draw_schedule
 from members.models import Property, Tier
 from promotions.models import DrawSeries, EarningRule, Promotion, PromotionStatus
+from promotions.services import promotion_save, series_save
 
 TEXTS = Path(__file__).parent / "texts"
 ALL_TIERS = ("TEN", "JACK", "QUEEN", "KING", "ACE")
@@ -83,25 +84,28 @@ class PromotionDef:
 def load_promotion(defn: PromotionDef, *, actor: Actor) -> tuple[Promotion, int]:
     """Create what is missing of one promotion: its series, rules and draws; the number of
     draws added (0 when it was loaded before). What exists is left alone, so a manager's later
-    edits (made through the audited screens) survive every `make run`."""
+    edits (made through the audited screens) survive every `make run`. Everything is created
+    through the same services as a manager's forms, so the same rules and audit events apply."""
     added = 0
     with transaction.atomic():
-        promotion, created = Promotion.objects.get_or_create(
-            code=defn.code,
-            defaults={
-                "name": defn.name,
-                "starts_on": defn.starts_on,
-                "ends_on": defn.ends_on,
-                "rules_text": (TEXTS / defn.text_file).read_text(encoding="utf-8"),
-                "status": PromotionStatus.PUBLISHED,
-            },
-        )
-        if created:
-            promotion.properties.set(Property.objects.filter(code__in=defn.properties))
+        promotion = Promotion.objects.filter(code=defn.code).first()
+        if promotion is None:
+            promotion = promotion_save(
+                actor=actor,
+                promotion=Promotion(
+                    code=defn.code,
+                    name=defn.name,
+                    starts_on=dt.date.fromisoformat(defn.starts_on),
+                    ends_on=dt.date.fromisoformat(defn.ends_on),
+                    rules_text=(TEXTS / defn.text_file).read_text(encoding="utf-8"),
+                    status=PromotionStatus.PUBLISHED,
+                ),
+                properties=list(Property.objects.filter(code__in=defn.properties)),
+            )
         for sdef in defn.series:
-            series = _load_series(promotion, sdef, defn.properties[0])
+            series = _load_series(promotion, sdef, defn.properties[0], actor)
             added += _load_draws(series, sdef, actor)
-        if created or added:
+        if added:
             audit_log(
                 actor=actor,
                 action="promotion.seed_loaded",
@@ -111,27 +115,29 @@ def load_promotion(defn: PromotionDef, *, actor: Actor) -> tuple[Promotion, int]
     return promotion, added
 
 
-def _load_series(promotion: Promotion, sdef: SeriesDef, default_property: str) -> DrawSeries:
-    series, created = DrawSeries.objects.get_or_create(
-        promotion=promotion,
-        code=sdef.code,
-        defaults={
-            "name": sdef.name,
-            "property": Property.objects.get(code=sdef.property or default_property),
-            "method": sdef.method,
-            "winners_per_draw": sdef.winners,
-            "win_once_scope": sdef.win_once,
-            "schedule_text": sdef.schedule_text,
-            "ticket_windows": sdef.windows,
-            "proxies_open": dt.time.fromisoformat(sdef.proxies_open),
-            "proxies_close_minutes": sdef.proxies_close_minutes,
-        },
+def _load_series(promotion: Promotion, sdef: SeriesDef, default_property: str, actor: Actor) -> DrawSeries:
+    series = promotion.series.filter(code=sdef.code).first()
+    if series is not None:
+        return series
+    return series_save(
+        actor=actor,
+        series=DrawSeries(
+            promotion=promotion,
+            code=sdef.code,
+            name=sdef.name,
+            property=Property.objects.get(code=sdef.property or default_property),
+            method=sdef.method,
+            winners_per_draw=sdef.winners,
+            win_once_scope=sdef.win_once,
+            schedule_text=sdef.schedule_text,
+            ticket_windows=sdef.windows,
+            proxies_open=dt.time.fromisoformat(sdef.proxies_open),
+            proxies_close_minutes=sdef.proxies_close_minutes,
+        ),
+        eligible_tiers=list(Tier.objects.filter(code__in=sdef.tiers)),
+        desk_tiers=list(Tier.objects.filter(code__in=sdef.desk_tiers)),
+        rule=EarningRule(**sdef.rule, assumptions=sdef.assumptions),
     )
-    if created:
-        series.eligible_tiers.set(Tier.objects.filter(code__in=sdef.tiers))
-        series.desk_assisted_tiers.set(Tier.objects.filter(code__in=sdef.desk_tiers))
-        EarningRule.objects.create(series=series, **sdef.rule, assumptions=sdef.assumptions)
-    return series
 
 
 def _load_draws(series: DrawSeries, sdef: SeriesDef, actor: Actor) -> int:
@@ -158,7 +164,7 @@ def _load_draws(series: DrawSeries, sdef: SeriesDef, actor: Actor) -> int:
 
 
 def seed_definitions() -> list[PromotionDef]:
-    from promotions.seeds import (
+    from draws.seeds import (
         emnotweni_daytime_playtime,
         golden_horse_prive_powerplay,
         grc_fast_lane_to_fortune,

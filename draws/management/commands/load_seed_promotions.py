@@ -2,7 +2,7 @@ from django.core.management.base import BaseCommand
 
 from core.audit import Actor
 from draws.models import Draw
-from promotions.seeds import load_seed_promotions
+from draws.seeds import load_seed_promotions
 
 
 class Command(BaseCommand):

@@ -1,5 +1,5 @@
 """The five seed promotions load with every series and draw, once, with their moves, windows and
-assumptions (promotions/seeds/)."""
+assumptions (draws/seeds/)."""
 
 import datetime as dt
 import re
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 SAST = dt.timezone(dt.timedelta(hours=2))
 
-# The number of draws of each series, as defined in promotions/seeds/.
+# The number of draws of each series, as defined in draws/seeds/.
 EXPECTED = {
     "grc-turn-up-the-heat": {
         "wed-1300-cash": 14,

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from promotions.demo import load_demo_promotion
+from draws.demo import load_demo_promotion
 
 
 class Command(BaseCommand):

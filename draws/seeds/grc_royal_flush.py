@@ -1,7 +1,7 @@
 """The Tsogo Sun Royal Flush, Gold Reef City, September-November 2024, with the Grand Finale at
 Montecasino on 1 December 2024 (texts/grc-royal-flush.txt)."""
 
-from promotions.seeds import PromotionDef, SeriesDef, last_weekday_of_month, weekly
+from draws.seeds import PromotionDef, SeriesDef, last_weekday_of_month, weekly
 
 SUNDAY = 6
 MONTH_END_DAYS = [last_weekday_of_month(SUNDAY, 2024, month).isoformat() for month in (9, 10, 11)]  # 29/9, 27/10, 24/11

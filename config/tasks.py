@@ -1,0 +1,36 @@
+"""The beat tick: the one periodic task. It sits here, above the apps, because it calls into
+several of them; each app's due work is a service that finds its own due rows."""
+
+import logging
+from collections.abc import Callable
+
+from celery import shared_task
+
+from core.services import tick_run
+from draws.services import draw_standings_refresh_due, draws_close_due
+from members.services import import_jobs_fail_stale
+
+logger = logging.getLogger(__name__)
+
+# (what it does, the service that does it). Each step finds its due rows in the database, so a
+# step skipped by one tick is done by the next.
+TICK_STEPS: list[tuple[str, Callable[[], object]]] = [
+    ("close due draws", draws_close_due),
+    ("fail abandoned imports", import_jobs_fail_stale),
+    ("recount draw standings", draw_standings_refresh_due),
+]
+
+
+@shared_task(name="config.tasks.tick", ignore_result=True)
+def tick() -> list[str]:
+    """Every TICK_SECONDS: record the heartbeat, then do whatever the clock has made due. One
+    failing step is logged and the others still run; the names of the failed steps are returned."""
+    tick_run()
+    failed = []
+    for name, step in TICK_STEPS:
+        try:
+            step()
+        except Exception:
+            logger.exception("Tick step %r failed; the next tick tries again.", name)
+            failed.append(name)
+    return failed
