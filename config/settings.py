@@ -134,7 +134,13 @@ if TESTING and DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql"
     raise ImproperlyConfigured("The test suite runs on PostgreSQL only; DATABASE_URL must be postgres://...")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The web server, the worker and beat all write: wait for the lock rather than fail at once.
-    DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+    # WAL: readers never wait for a writer (a desk lookup during an import), and a writer
+    # waits only for the short transaction in progress (imports write chunk by chunk).
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": 20,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+    }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -203,6 +209,12 @@ WHITENOISE_USE_FINDERS = not PRODUCTION  # serve straight from static/ without c
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024  # larger uploads spool to disk, never to memory
 IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 512 * 1024 * 1024)
+# A running import reports every few seconds; one silent this long lost its worker and is
+# started again (at most IMPORT_MAX_ATTEMPTS times in all, then failed).
+IMPORT_STALE_SECONDS = env_int("IMPORT_STALE_SECONDS", 120)
+IMPORT_MAX_ATTEMPTS = env_int("IMPORT_MAX_ATTEMPTS", 3)
+# Rejected uploads are deleted after this many days; the job and its error report stay.
+IMPORT_KEEP_REJECTED_DAYS = env_int("IMPORT_KEEP_REJECTED_DAYS", 30)
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"

@@ -1,12 +1,17 @@
 """CSV imports of members and points from the casino management system.
 
-All or nothing per file: rows are written inside one transaction as they are read, and the
-transaction is rolled back if any row was bad, so a rejected file leaves no trace but its
-error report. Memory stays bounded: the file is streamed in chunks, rows already written are
-found again through the database (not a set in memory), and errors are spooled to a
-temporary file until the rollback is over.
+All or nothing per file, in short transactions: the good rows of each chunk are written to a
+staging table in a transaction of their own (so the desk, the tick and the progress bar keep
+working during a long import, on SQLite too), and only a file without a bad row is moved to
+the real tables, in one short step (members.services). A rejected file leaves no trace but
+its error report.
+
+Memory stays bounded whatever the shape of the file: lines are read with a length limit, a
+chunk is capped in rows and in characters, rows already staged are found again through the
+database (not a set in memory), and errors are spooled to a temporary file.
 """
 
+import codecs
 import csv
 import datetime as dt
 import io
@@ -17,13 +22,28 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
+from django.db import connection
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from core.bulk import bulk_insert
 from members.identity import IdType, is_sa_id_number, normalise_id_number, validate_identity
-from members.models import ImportKind, Member, PointsEntry, Property, Tier
+from members.models import (
+    ImportKind,
+    ImportStagedMember,
+    ImportStagedPoints,
+    Member,
+    PointsEntry,
+    Property,
+    Tier,
+)
 
 CHUNK_ROWS = 5000
+CHUNK_CHARS = 4 * 2**20  # a chunk of long rows ends early: memory per chunk stays bounded
+MAX_LINE_CHARS = 65_536  # no members or points row comes near; a longer one is another file
+# Older dates are typing errors, and a year-1 date cannot even be shown in local time.
+EARLIEST_DATE = dt.date(1900, 1, 1)
+EARLIEST_POINTS = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
 
 MEMBER_COLUMNS = [
     "card_number",
@@ -127,16 +147,21 @@ class Lookups:
 
 
 def _date(value: str, column: str, reasons: list[str], *, required: bool) -> dt.date | None:
+    """A past date (birth, app registration) since 1900."""
     value = value.strip()
     if not value:
         if required:
             reasons.append(f"{column} is required")
         return None
     try:
-        return dt.date.fromisoformat(value)
+        day = dt.date.fromisoformat(value)
     except ValueError:
         reasons.append(f"{column} {value!r} is not a date (YYYY-MM-DD)")
         return None
+    if not EARLIEST_DATE <= day <= timezone.localdate():
+        reasons.append(f"{column} {value} must be between {EARLIEST_DATE:%Y-%m-%d} and today")
+        return None
+    return day
 
 
 def _timestamp(value: str, column: str, reasons: list[str]) -> dt.datetime | None:
@@ -225,6 +250,8 @@ def parse_points_row(line: int, row: dict[str, str], lookups: Lookups, now: dt.d
     earned_at = _timestamp(row["earned_at"], "earned_at", reasons)
     if earned_at and earned_at > now:
         reasons.append(f"earned_at {row['earned_at'].strip()} is in the future")
+    elif earned_at and earned_at < EARLIEST_POINTS:
+        reasons.append(f"earned_at {row['earned_at'].strip()} is before {EARLIEST_POINTS:%Y}")
     raw_points = row["points"].strip()
     points = int(raw_points) if _POINTS.match(raw_points) else None
     if points is None:
@@ -241,128 +268,285 @@ def parse_points_row(line: int, row: dict[str, str], lookups: Lookups, now: dt.d
     return PointsRow(line, card_number, prop.pk, prop.code, earned_at, points, reference)
 
 
-def read_rows(binary: io.BufferedReader, kind: str) -> Iterator[tuple[int, dict[str, str] | None, str]]:
-    """Yield (line, row, problem) for every data row; the header is checked first."""
-    text = io.TextIOWrapper(binary, encoding="utf-8-sig", newline="")
-    reader = csv.reader(text)
-    try:
-        header = next(reader, None)
-        if header is None or not any(cell.strip() for cell in header):
-            raise FileRejected("The file is empty: expected a header line and at least one row.")
-        expected = COLUMNS[kind]
-        found = [cell.strip().lower() for cell in header]
-        if found != expected:
-            raise FileRejected(f"Line 1: wrong header. Expected: {','.join(expected)}. Found: {','.join(header)}.")
-        width = len(expected)
-        for cells in reader:
-            if not any(cell.strip() for cell in cells):
-                continue  # blank lines, often at the end of a file
-            if len(cells) != width:
-                yield reader.line_num, None, f"expected {width} columns, found {len(cells)}"
-                continue
-            yield reader.line_num, dict(zip(expected, cells, strict=True)), ""
-    except UnicodeDecodeError:
-        raise FileRejected(
-            f"The file is not UTF-8 text (after line {reader.line_num}): save it as CSV UTF-8 and try again."
-        ) from None
-    except csv.Error as error:
-        raise FileRejected(f"Line {reader.line_num}: the CSV is malformed ({error}).") from None
-    finally:
-        text.detach()  # the caller owns the binary file: don't let the wrapper close it
+@dataclass(slots=True)
+class Record:
+    """One CSV row of the file: its fields, or the problem that makes it unreadable."""
+
+    line: int  # physical line where the row ends (the header is line 1)
+    row: dict[str, str] | None
+    problem: str
+    chars: int
+
+    @property
+    def is_blank(self) -> bool:
+        return self.row is None and not self.problem
 
 
-def _chunks(rows: Iterator, size: int) -> Iterator[list]:
-    chunk = []
-    for row in rows:
-        chunk.append(row)
-        if len(chunk) >= size:
+def _undecodable(line: int, error: UnicodeDecodeError) -> str:
+    byte = error.object[error.start : error.start + 1].hex().upper()
+    return f"not UTF-8 text (byte 0x{byte} at position {error.start + 1} of line {line}): save the file as CSV UTF-8"
+
+
+class CsvSource:
+    """The rows of an uploaded CSV file, read line by line with a length limit.
+
+    Undecodable text (another encoding, lone surrogates) and NUL characters make a bad row,
+    reported by its line; a line longer than MAX_LINE_CHARS rejects the file at once (it is
+    not a members or points file, and reading it whole could take all memory).
+    """
+
+    def __init__(self, binary: io.BufferedReader, kind: str) -> None:
+        self._binary = binary
+        self._kind = kind
+        self.bytes_read = 0
+        self._line = 0
+        self._record_chars = 0
+        self._bad_text: str = ""
+
+    def _lines(self) -> Iterator[str]:
+        # Up to 4 bytes a character: a line cut at this size is too long whatever it holds.
+        limit = 4 * MAX_LINE_CHARS + 2
+        while raw := self._binary.readline(limit):
+            self.bytes_read += len(raw)
+            self._line += 1
+            if self._line == 1 and raw.startswith(codecs.BOM_UTF8):
+                raw = raw[len(codecs.BOM_UTF8) :]  # Excel's "CSV UTF-8" starts with one
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                text = raw.decode("utf-8", errors="replace")
+                self._bad_text = self._bad_text or _undecodable(self._line, error)
+            # A quoted field may span lines: the limit holds for the whole row.
+            self._record_chars += len(text.rstrip("\r\n"))
+            if self._record_chars > MAX_LINE_CHARS:
+                raise FileRejected(
+                    f"Line {self._line} is longer than {MAX_LINE_CHARS:,} characters: this is not a {self._kind} file."
+                )
+            yield text
+
+    def __iter__(self) -> Iterator[Record]:
+        """Every data row; the header is checked first."""
+        reader = csv.reader(self._lines())
+        try:
+            header = next(reader, None)
+            if header is None or not any(cell.strip() for cell in header):
+                raise FileRejected("The file is empty: expected a header line and at least one row.")
+            if self._bad_text:
+                raise FileRejected(f"Line 1 is {self._bad_text} and try again.")
+            expected = COLUMNS[self._kind]
+            found = [cell.strip().lower() for cell in header]
+            if found != expected:
+                shown = ",".join(header).replace("\x00", "\\0")  # PostgreSQL stores no NUL
+                raise FileRejected(f"Line 1: wrong header. Expected: {','.join(expected)}. Found: {shown}.")
+            width = len(expected)
+            self._record_chars, self._bad_text = 0, ""
+            for cells in reader:
+                line, chars, bad_text = reader.line_num, self._record_chars, self._bad_text
+                self._record_chars, self._bad_text = 0, ""
+                if bad_text:
+                    yield Record(line, None, bad_text, chars)
+                elif not any(cell.strip() for cell in cells):
+                    yield Record(line, None, "", chars)  # blank lines, often at the end of a file
+                elif len(cells) != width:
+                    yield Record(line, None, f"expected {width} columns, found {len(cells)}", chars)
+                elif nul := [column for column, cell in zip(expected, cells, strict=True) if "\x00" in cell]:
+                    yield Record(line, None, "; ".join(f"{column} contains a NUL character" for column in nul), chars)
+                else:
+                    yield Record(line, dict(zip(expected, cells, strict=True)), "", chars)
+        except csv.Error as error:
+            raise FileRejected(f"Line {reader.line_num}: the CSV is malformed ({error}).") from None
+
+
+def chunks(records: Iterator[Record]) -> Iterator[list[Record]]:
+    """Records in lists of at most CHUNK_ROWS rows and about CHUNK_CHARS characters."""
+    chunk: list[Record] = []
+    chars = 0
+    for record in records:
+        chunk.append(record)
+        chars += record.chars
+        if len(chunk) >= CHUNK_ROWS or chars >= CHUNK_CHARS:
             yield chunk
-            chunk = []
+            chunk, chars = [], 0
     if chunk:
         yield chunk
 
 
-def import_members_rows(rows: Iterator, errors: ErrorSpool, counts: ImportCounts, progress: Callable) -> None:
-    lookups = Lookups.load()
-    for chunk in _chunks(rows, CHUNK_ROWS):
-        parsed: list[tuple[int, Member]] = []
-        for line, row, problem in chunk:
-            counts.rows += 1
-            try:
-                if problem:
-                    raise RowInvalid([problem])
-                parsed.append((line, parse_member_row(row, lookups)))
-            except RowInvalid as invalid:
-                errors.add(line, str(invalid))
-        # Rows written from earlier chunks are in the database already (same transaction).
-        cards = {m.card_number for _, m in parsed}
-        taken_cards = set(Member.objects.filter(card_number__in=cards).values_list("card_number", flat=True))
-        # One member per document number whatever its type (the member_unique_id_number constraint).
-        numbers = {m.id_number for _, m in parsed}
-        taken_ids = set(Member.objects.filter(id_number__in=numbers).values_list("id_number", flat=True))
-        fresh: list[Member] = []
-        for line, member in parsed:
-            identity = member.id_number
-            if member.card_number in taken_cards:
-                errors.add(line, f"card number {member.card_number} already belongs to a member")
-            elif identity in taken_ids:
-                errors.add(line, f"id_number {member.id_number} already belongs to a member")
-            else:
-                taken_cards.add(member.card_number)
-                taken_ids.add(identity)
-                fresh.append(member)
-        # Written even after a bad row: later chunks find duplicates through the database,
-        # and the rollback removes everything if the file is rejected.
-        Member.objects.bulk_create(fresh)
-        counts.imported += len(fresh)
-        progress(counts)
+def _parsed(chunk: list[Record], errors: ErrorSpool, counts: ImportCounts, parse: Callable) -> list:
+    parsed = []
+    for record in chunk:
+        if record.is_blank:
+            continue
+        counts.rows += 1
+        try:
+            if record.problem:
+                raise RowInvalid([record.problem])
+            parsed.append(parse(record))
+        except RowInvalid as invalid:
+            errors.add(record.line, str(invalid))
+    return parsed
 
 
-def import_points_rows(
-    rows: Iterator, errors: ErrorSpool, counts: ImportCounts, progress: Callable, job_id: int
-) -> None:
-    lookups = Lookups.load()
-    now = timezone.now()
-    for chunk in _chunks(rows, CHUNK_ROWS):
-        parsed: list[PointsRow] = []
-        for line, row, problem in chunk:
-            counts.rows += 1
-            try:
-                if problem:
-                    raise RowInvalid([problem])
-                parsed.append(parse_points_row(line, row, lookups, now))
-            except RowInvalid as invalid:
-                errors.add(line, str(invalid))
-        member_ids = dict(
-            Member.objects.filter(card_number__in={p.card_number for p in parsed}).values_list("card_number", "id")
+# --- Members ----------------------------------------------------------------------------------
+
+_MEMBER_STAGED = [
+    "card_number",
+    "first_name",
+    "last_name",
+    "search_name",
+    "id_type",
+    "id_number",
+    "date_of_birth",
+    "phone",
+    "email",
+    "tier_id",
+    "home_property_id",
+    "app_registered_on",
+]
+
+
+def members_chunk_check(
+    chunk: list[Record], *, job_id: int, lookups: Lookups, errors: ErrorSpool, counts: ImportCounts
+) -> list[tuple]:
+    """The staging rows of one chunk's good members; bad rows go to `errors`."""
+    parsed: list[tuple[int, Member]] = _parsed(
+        chunk, errors, counts, lambda record: (record.line, parse_member_row(record.row, lookups))
+    )
+    cards = {m.card_number for _, m in parsed}
+    # One member per document number whatever its type (the member_unique_id_number constraint).
+    numbers = {m.id_number for _, m in parsed}
+    staged = ImportStagedMember.objects.filter(job_id=job_id)
+    taken_cards = set(Member.objects.filter(card_number__in=cards).values_list("card_number", flat=True))
+    taken_cards |= set(staged.filter(card_number__in=cards).values_list("card_number", flat=True))
+    taken_ids = set(Member.objects.filter(id_number__in=numbers).values_list("id_number", flat=True))
+    taken_ids |= set(staged.filter(id_number__in=numbers).values_list("id_number", flat=True))
+    fresh = []
+    for line, member in parsed:
+        if member.card_number in taken_cards:
+            errors.add(line, f"card number {member.card_number} already belongs to a member")
+        elif member.id_number in taken_ids:
+            errors.add(line, f"id_number {member.id_number} already belongs to a member")
+        else:
+            taken_cards.add(member.card_number)
+            taken_ids.add(member.id_number)
+            fresh.append((job_id, line, *(getattr(member, column) for column in _MEMBER_STAGED)))
+    counts.imported += len(fresh)
+    return fresh
+
+
+def members_stage(rows: list[tuple]) -> None:
+    bulk_insert(ImportStagedMember._meta.db_table, ["job_id", "line", *_MEMBER_STAGED], rows)
+
+
+def members_conflicts(job_id: int) -> Iterator[tuple[int, str]]:
+    """Staged rows whose card or number a member got since they were checked (another
+    import or a sign-up meanwhile), as row errors."""
+    rows = (
+        ImportStagedMember.objects.filter(job_id=job_id)
+        .filter(
+            Exists(Member.objects.filter(card_number=OuterRef("card_number")))
+            | Exists(Member.objects.filter(id_number=OuterRef("id_number")))
         )
-        # An existing reference from an earlier file is skipped (re-import adds nothing twice);
-        # one written earlier from this same file is a duplicate row.
-        seen = {
-            (prop_id, reference): from_job
-            for prop_id, reference, from_job in PointsEntry.objects.filter(
-                property_id__in={p.property_id for p in parsed},  # leads the unique index
-                reference__in={p.reference for p in parsed},
-            ).values_list("property_id", "reference", "import_job_id")
-        }
-        fresh = []
-        for p in parsed:
-            key = (p.property_id, p.reference)
-            if p.card_number not in member_ids:
-                errors.add(p.line, f"unknown card number {p.card_number}")
-            elif key in seen and seen[key] == job_id:
-                errors.add(p.line, f"reference {p.reference} appears twice in this file for {p.property_code}")
-            elif key in seen:
-                counts.skipped += 1
-            else:
-                seen[key] = job_id
-                fresh.append((member_ids[p.card_number], p.property_id, p.earned_at, p.points, p.reference, job_id))
-        # Written even after a bad row: later chunks find duplicates through the database,
-        # and the rollback removes everything if the file is rejected.
-        bulk_insert(
-            PointsEntry._meta.db_table,
-            ["member_id", "property_id", "earned_at", "points", "reference", "import_job_id"],
-            fresh,
-        )
-        counts.imported += len(fresh)
-        progress(counts)
+        .annotate(card_taken=Exists(Member.objects.filter(card_number=OuterRef("card_number"))))
+        .order_by("line")
+        .values_list("line", "card_number", "id_number", "card_taken")
+    )
+    for line, card_number, id_number, card_taken in rows.iterator(chunk_size=5000):
+        if card_taken:
+            yield line, f"card number {card_number} already belongs to a member"
+        else:
+            yield line, f"id_number {id_number} already belongs to a member"
+
+
+def members_apply(job_id: int, now: dt.datetime) -> int:
+    """Move the job's staged members to the members table in one statement; how many."""
+    staged = {f.attname for f in ImportStagedMember._meta.concrete_fields}
+    columns, values, params = [], [], []
+    for member_field in Member._meta.concrete_fields:
+        if member_field.primary_key:
+            continue
+        columns.append(connection.ops.quote_name(member_field.column))
+        if member_field.attname in _MEMBER_STAGED and member_field.attname in staged:
+            values.append(f"s.{connection.ops.quote_name(member_field.attname)}")
+        else:  # what bulk_create would have written: created_at, and defaults for the rest
+            value = now if member_field.attname == "created_at" else member_field.get_default()
+            values.append("%s")
+            params.append(member_field.get_db_prep_save(value, connection))
+    sql = (
+        f"INSERT INTO {connection.ops.quote_name(Member._meta.db_table)} ({', '.join(columns)}) "  # noqa: S608
+        f"SELECT {', '.join(values)} FROM {connection.ops.quote_name(ImportStagedMember._meta.db_table)} s "
+        "WHERE s.job_id = %s ORDER BY s.line"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, job_id])
+        return cursor.rowcount
+
+
+# --- Points -----------------------------------------------------------------------------------
+
+
+def points_chunk_check(
+    chunk: list[Record],
+    *,
+    job_id: int,
+    lookups: Lookups,
+    errors: ErrorSpool,
+    counts: ImportCounts,
+    now: dt.datetime,
+) -> list[tuple]:
+    """The staging rows of one chunk's good points; bad rows go to `errors`. A reference
+    already in the ledger is skipped (re-importing a file adds nothing twice); one staged
+    earlier from this same file is a duplicate row."""
+    parsed: list[PointsRow] = _parsed(
+        chunk, errors, counts, lambda record: parse_points_row(record.line, record.row, lookups, now)
+    )
+    member_ids = dict(
+        Member.objects.filter(card_number__in={p.card_number for p in parsed}).values_list("card_number", "id")
+    )
+    keys = {
+        "property_id__in": {p.property_id for p in parsed},  # leads the unique index
+        "reference__in": {p.reference for p in parsed},
+    }
+    in_ledger = set(PointsEntry.objects.filter(**keys).values_list("property_id", "reference"))
+    in_file = set(ImportStagedPoints.objects.filter(job_id=job_id, **keys).values_list("property_id", "reference"))
+    fresh = []
+    for p in parsed:
+        key = (p.property_id, p.reference)
+        if p.card_number not in member_ids:
+            errors.add(p.line, f"unknown card number {p.card_number}")
+        elif key in in_file:
+            errors.add(p.line, f"reference {p.reference} appears twice in this file for {p.property_code}")
+        elif key in in_ledger:
+            counts.skipped += 1
+        else:
+            in_file.add(key)
+            fresh.append((job_id, p.line, member_ids[p.card_number], p.property_id, p.earned_at, p.points, p.reference))
+    counts.imported += len(fresh)
+    return fresh
+
+
+def points_stage(rows: list[tuple]) -> None:
+    columns = ["job_id", "line", "member_id", "property_id", "earned_at", "points", "reference"]
+    bulk_insert(ImportStagedPoints._meta.db_table, columns, rows)
+
+
+def points_apply(job_id: int) -> int:
+    """Move the job's staged points to the ledger in one statement; how many were new. A
+    reference another import wrote since the check is skipped, as a re-import would."""
+    qn = connection.ops.quote_name
+    sql = (
+        f"INSERT INTO {qn(PointsEntry._meta.db_table)} "  # noqa: S608
+        "(member_id, property_id, earned_at, points, reference, import_job_id) "
+        "SELECT s.member_id, s.property_id, s.earned_at, s.points, s.reference, s.job_id "
+        f"FROM {qn(ImportStagedPoints._meta.db_table)} s WHERE s.job_id = %s "
+        # One order for every import: two applying at once never wait on each other in a circle.
+        "ORDER BY s.property_id, s.reference "
+        "ON CONFLICT (property_id, reference) DO NOTHING"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [job_id])
+        return cursor.rowcount
+
+
+def staging_clear(job_id: int) -> None:
+    ImportStagedMember.objects.filter(job_id=job_id).delete()
+    ImportStagedPoints.objects.filter(job_id=job_id).delete()

@@ -208,7 +208,8 @@ class ImportStatus(models.TextChoices):
 
 class ImportJob(models.Model):
     kind = models.CharField(max_length=10, choices=ImportKind.choices)
-    file = models.FileField(upload_to="imports/%Y/%m/")
+    # Emptied when a rejected upload has been kept IMPORT_KEEP_REJECTED_DAYS (import_files_purge).
+    file = models.FileField(upload_to="imports/%Y/%m/", blank=True)
     original_name = models.CharField(max_length=255)
     size_bytes = models.PositiveBigIntegerField(default=0)
     status = models.CharField(max_length=10, choices=ImportStatus.choices, default=ImportStatus.QUEUED)
@@ -221,6 +222,14 @@ class ImportJob(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The running worker touches heartbeat_at with every chunk; a job whose heartbeat is older
+    # than IMPORT_STALE_SECONDS lost its worker and is run again (import_jobs_fail_stale).
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0, help_text="Times a worker started this import.")
+    # Who holds the job: written by the claiming UPDATE and checked by each later write, so a
+    # worker that lost the job (presumed dead, then woke up) cannot write into it any more.
+    claim = models.CharField(max_length=32, blank=True, editable=False)
+    file_purged_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -232,6 +241,22 @@ class ImportJob(models.Model):
     def is_finished(self) -> bool:
         return self.status in (ImportStatus.SUCCEEDED, ImportStatus.FAILED)
 
+    @property
+    def is_waiting_to_restart(self) -> bool:
+        """Its worker stopped during the import; back in the queue for another worker."""
+        return self.status == ImportStatus.QUEUED and self.attempts > 0
+
+    @property
+    def was_restarted(self) -> bool:
+        """A worker stopped during this import and it was started again from the beginning."""
+        return self.attempts > 1 and not self.is_finished
+
+    def is_stalled(self, now) -> bool:
+        """Running, but its worker has not reported for longer than IMPORT_STALE_SECONDS."""
+        beat = self.heartbeat_at or self.started_at
+        stale = dt.timedelta(seconds=settings.IMPORT_STALE_SECONDS)
+        return self.status == ImportStatus.RUNNING and beat is not None and beat < now - stale
+
 
 class ImportRowError(models.Model):
     """One bad row of a rejected import, by line number of the file (the header is line 1)."""
@@ -242,3 +267,49 @@ class ImportRowError(models.Model):
 
     class Meta:
         ordering = ["job", "line", "id"]
+
+
+# --- Import staging: rows of a running import, written chunk by chunk in short transactions
+# and moved to the real tables in one short step (members.services._import_apply). Never read
+# by anything else; a job's rows are deleted when it finishes or is started again.
+
+
+class ImportStagedMember(models.Model):
+    job = models.ForeignKey(ImportJob, on_delete=models.CASCADE, related_name="+")
+    line = models.PositiveIntegerField()
+    card_number = models.CharField(max_length=20)
+    first_name = models.CharField(max_length=60)
+    last_name = models.CharField(max_length=60)
+    search_name = models.CharField(max_length=121)
+    id_type = models.CharField(max_length=20)
+    id_number = models.CharField(max_length=20)
+    date_of_birth = models.DateField()
+    phone = models.CharField(max_length=20, blank=True)
+    email = models.CharField(max_length=254, blank=True)
+    tier_id = models.BigIntegerField()
+    home_property_id = models.BigIntegerField()
+    app_registered_on = models.DateField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            # Duplicates in the same file, found chunk by chunk.
+            models.Index(fields=["job", "card_number"], name="staged_member_card_idx"),
+            models.Index(fields=["job", "id_number"], name="staged_member_number_idx"),
+        ]
+
+
+class ImportStagedPoints(models.Model):
+    job = models.ForeignKey(ImportJob, on_delete=models.CASCADE, related_name="+")
+    line = models.PositiveIntegerField()
+    member_id = models.BigIntegerField()
+    property_id = models.BigIntegerField()
+    earned_at = models.DateTimeField()
+    points = models.PositiveIntegerField()
+    reference = models.CharField(max_length=64)
+
+    class Meta:
+        verbose_name_plural = "import staged points"
+        indexes = [
+            # A reference twice in the same file, found chunk by chunk.
+            models.Index(fields=["job", "property_id", "reference"], name="staged_points_ref_idx"),
+        ]

@@ -2,11 +2,15 @@
 and leaves an audit event."""
 
 import datetime as dt
+import functools
+import logging
+import uuid
 
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from core.audit import Actor, audit_log
@@ -15,12 +19,20 @@ from members.cards import card_numbers_issue
 from members.eligibility import person_refusals
 from members.identity import identify_document, validate_identity
 from members.imports import (
+    CsvSource,
     ErrorSpool,
     FileRejected,
     ImportCounts,
-    import_members_rows,
-    import_points_rows,
-    read_rows,
+    Lookups,
+    chunks,
+    members_apply,
+    members_chunk_check,
+    members_conflicts,
+    members_stage,
+    points_apply,
+    points_chunk_check,
+    points_stage,
+    staging_clear,
 )
 from members.models import (
     Exclusion,
@@ -190,10 +202,24 @@ def exclusion_end(*, actor: Actor, exclusion_id: int, ends_at: dt.datetime | Non
 
 
 # --- Imports -------------------------------------------------------------------------------
+#
+# A job is claimed by a conditional UPDATE that writes a fresh claim token; every later write
+# of the run (each staged chunk, the final step) first re-checks that token, so a worker that
+# was presumed dead and wakes up can write nothing more. The running import touches
+# heartbeat_at with every chunk; one silent for IMPORT_STALE_SECONDS is put back in the queue
+# (and run again from the start, which is safe: nothing reaches the real tables before the
+# final step) or, after IMPORT_MAX_ATTEMPTS starts, failed.
+
+logger = logging.getLogger(__name__)
+
+UNEXPECTED_IMPORT_ERROR = (
+    "The import stopped on an unexpected error; nothing was imported. Upload the file again; if this "
+    "happens again, tell the system administrator (import #{job_id}: the details are in the worker's log)."
+)
 
 
-class _Rollback(Exception):
-    """Raised inside the import's transaction to undo it when any row was bad."""
+class _ClaimLost(Exception):
+    """This worker no longer holds the job: it was presumed dead and the job given to another."""
 
 
 def import_job_create(*, actor: Actor, kind: str, file, name: str) -> ImportJob:
@@ -224,10 +250,14 @@ def import_job_progress(job: ImportJob) -> dict:
 
 
 def import_job_run(*, job_id: int, actor: Actor) -> ImportJob:
-    """Run a queued import, all or nothing. Idempotent: a job that another worker has
-    claimed, or that has finished, is left alone."""
+    """Run a queued import, all or nothing. Idempotent: a job that a live worker holds, or
+    that has finished, is left alone; a redelivered task whose job lost its worker (no
+    heartbeat for IMPORT_STALE_SECONDS) runs it again from the start."""
+    now = timezone.now()
+    _import_job_recover(job_id=job_id, now=now)
+    claim = uuid.uuid4().hex
     claimed = ImportJob.objects.filter(pk=job_id, status=ImportStatus.QUEUED).update(
-        status=ImportStatus.RUNNING, started_at=timezone.now()
+        status=ImportStatus.RUNNING, started_at=now, heartbeat_at=now, claim=claim, attempts=F("attempts") + 1
     )
     job = ImportJob.objects.get(pk=job_id)
     if claimed != 1:
@@ -236,71 +266,149 @@ def import_job_run(*, job_id: int, actor: Actor) -> ImportJob:
     counts = ImportCounts()
     errors = ErrorSpool()
     try:
-        message = _import_file(job, errors, counts)
-    except Exception as error:
-        # Never leave a job "running" forever: record the failure, then let the worker log it.
-        _import_job_finish(job, actor, counts, errors, f"The import stopped on an unexpected error ({error}).")
+        _import_file(job, claim, actor, errors, counts)
+    except _ClaimLost:
+        logger.warning("Import #%s was given to another worker while this one ran it; stopped.", job_id)
+    except Exception:
+        # Never leave a job "running", and never show the database's own words to the manager.
+        logger.exception("Import #%s stopped on an unexpected error", job_id)
+        no_rows = ErrorSpool()  # the rows checked so far are not the whole story: none listed
+        try:
+            with transaction.atomic():
+                _import_job_finish(job, claim, actor, counts, no_rows, UNEXPECTED_IMPORT_ERROR.format(job_id=job_id))
+        except _ClaimLost:
+            pass
+        finally:
+            no_rows.close()
         raise
-    else:
-        _import_job_finish(job, actor, counts, errors, message)
     finally:
         errors.close()
         cache.set(_progress_key(job.pk), {"rows": counts.rows, "percent": 100}, timeout=3600)
+    job.refresh_from_db()
     return job
 
 
-def _import_file(job: ImportJob, errors: ErrorSpool, counts: ImportCounts) -> str:
-    """Import the rows inside one transaction; the refusal message, or "" when imported."""
+def _import_job_beat(job: ImportJob, claim: str) -> None:
+    """The heartbeat, and the proof that this worker still holds the job (else _ClaimLost)."""
+    held = ImportJob.objects.filter(pk=job.pk, status=ImportStatus.RUNNING, claim=claim).update(
+        heartbeat_at=timezone.now()
+    )
+    if held != 1:
+        raise _ClaimLost
+
+
+def _import_file(job: ImportJob, claim: str, actor: Actor, errors: ErrorSpool, counts: ImportCounts) -> None:
+    """Stage the file chunk by chunk, each chunk in a short transaction of its own, then move
+    it to the real tables in one short transaction if no row was bad."""
+    staging_clear(job.pk)  # what an earlier, interrupted attempt left
+    lookups = Lookups.load()
+    now = timezone.now()
+    if job.kind == ImportKind.MEMBERS:
+        check, stage = members_chunk_check, members_stage
+    else:
+        check, stage = functools.partial(points_chunk_check, now=now), points_stage
+    message = ""
     with open(job.file.path, "rb") as binary:
+        source = CsvSource(binary, job.kind)
+        try:
+            for chunk in chunks(iter(source)):
+                rows = check(chunk, job_id=job.pk, lookups=lookups, errors=errors, counts=counts)
+                with transaction.atomic():
+                    _import_job_beat(job, claim)
+                    stage(rows)
+                done = min(100, round(100 * source.bytes_read / job.size_bytes)) if job.size_bytes else 100
+                cache.set(_progress_key(job.pk), {"rows": counts.rows, "percent": done}, timeout=24 * 3600)
+            if counts.rows == 0 and not errors.count:
+                raise FileRejected("The file has a header but no rows.")
+        except FileRejected as rejected:
+            message = str(rejected)
+    with transaction.atomic():
+        if not message and not errors.count:
+            message = _import_apply(job, counts, errors)
+        elif not message:
+            message = _bad_rows_message(errors)
+        _import_job_finish(job, claim, actor, counts, errors, message)
 
-        def progress(counts: ImportCounts) -> None:
-            done = min(100, round(100 * binary.tell() / job.size_bytes)) if job.size_bytes else 100
-            cache.set(_progress_key(job.pk), {"rows": counts.rows, "percent": done}, timeout=24 * 3600)
 
+def _bad_rows_message(errors: ErrorSpool) -> str:
+    return f"{errors.count} bad row(s): nothing was imported. Fix them and upload the whole file again."
+
+
+def _import_apply(job: ImportJob, counts: ImportCounts, errors: ErrorSpool) -> str:
+    """Move the staged rows to the real tables (inside the caller's transaction); the refusal
+    message, or "" when imported."""
+    if connection.vendor == "postgresql":
+        # One import of a kind applies at a time: the second then sees the first's rows (on
+        # SQLite the IMMEDIATE transaction already holds the only write lock).
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"members.import.{job.kind}"])
+    if job.kind == ImportKind.POINTS:
+        inserted = points_apply(job.pk)
+        counts.skipped += counts.imported - inserted  # imported meanwhile by another file
+        counts.imported = inserted
+        return ""
+    for line, text in members_conflicts(job.pk):
+        errors.add(line, text)
+    if not errors.count:
         try:
             with transaction.atomic():
-                rows = read_rows(binary, job.kind)
-                if job.kind == ImportKind.MEMBERS:
-                    import_members_rows(rows, errors, counts, progress)
-                else:
-                    import_points_rows(rows, errors, counts, progress, job.pk)
-                if errors.count:
-                    raise _Rollback
-                if counts.rows == 0:
-                    raise FileRejected("The file has a header but no rows.")
-        except FileRejected as rejected:
-            return str(rejected)
-        except _Rollback:
-            return f"{errors.count} bad row(s): nothing was imported. Fix them and upload the whole file again."
-    return ""
+                counts.imported = members_apply(job.pk, timezone.now())
+                return ""
+        except IntegrityError:
+            # A sign-up took a card or number between the check and the insert: name the rows.
+            for line, text in members_conflicts(job.pk):
+                errors.add(line, text)
+            if not errors.count:
+                raise
+    return _bad_rows_message(errors)
 
 
-def _import_job_finish(job: ImportJob, actor: Actor, counts: ImportCounts, errors: ErrorSpool, message: str) -> None:
-    with transaction.atomic():
-        ImportRowError.objects.bulk_create(
-            (ImportRowError(job=job, line=line, message=text) for line, text in errors), batch_size=5000
-        )
-        job.status = ImportStatus.FAILED if message else ImportStatus.SUCCEEDED
-        job.rows_total = counts.rows
-        job.rows_imported = 0 if message else counts.imported
-        job.rows_skipped = 0 if message else counts.skipped
-        job.error_count = errors.count
-        job.message = message
-        job.finished_at = timezone.now()
-        job.save()
-        audit_log(
-            actor=actor,
-            action="import.rejected" if message else "import.completed",
-            obj=job,
-            data={
-                "kind": job.kind,
-                "file": job.original_name,
-                "rows": job.rows_total,
-                "imported": job.rows_imported,
-                "skipped": job.rows_skipped,
-                "errors": job.error_count,
-            },
-        )
+def _import_job_finish(
+    job: ImportJob, claim: str, actor: Actor, counts: ImportCounts, errors: ErrorSpool, message: str
+) -> None:
+    """Record the outcome (inside the caller's transaction) if this worker still holds the job."""
+    held = ImportJob.objects.select_for_update().filter(pk=job.pk, status=ImportStatus.RUNNING, claim=claim)
+    if not held.exists():
+        raise _ClaimLost
+    staging_clear(job.pk)
+    ImportRowError.objects.filter(job=job).delete()
+    ImportRowError.objects.bulk_create(
+        (ImportRowError(job=job, line=line, message=text) for line, text in errors), batch_size=5000
+    )
+    job.status = ImportStatus.FAILED if message else ImportStatus.SUCCEEDED
+    job.rows_total = counts.rows
+    job.rows_imported = 0 if message else counts.imported
+    job.rows_skipped = 0 if message else counts.skipped
+    job.error_count = errors.count
+    job.message = message
+    job.finished_at = timezone.now()
+    job.claim = ""
+    job.save(
+        update_fields=[
+            "status",
+            "rows_total",
+            "rows_imported",
+            "rows_skipped",
+            "error_count",
+            "message",
+            "finished_at",
+            "claim",
+        ]
+    )
+    audit_log(
+        actor=actor,
+        action="import.rejected" if message else "import.completed",
+        obj=job,
+        data={
+            "kind": job.kind,
+            "file": job.original_name,
+            "rows": job.rows_total,
+            "imported": job.rows_imported,
+            "skipped": job.rows_skipped,
+            "errors": job.error_count,
+            "attempt": job.attempts,
+        },
+    )
 
 
 def member_set_playing(*, actor: Actor, member: Member, playing: bool) -> Member:
@@ -315,25 +423,88 @@ def member_set_playing(*, actor: Actor, member: Member, playing: bool) -> Member
     return member
 
 
-STALE_IMPORT = dt.timedelta(hours=2)
+def _stalled(now: dt.datetime) -> Q:
+    """Running, but silent for IMPORT_STALE_SECONDS: its worker was killed or the machine stopped."""
+    silent_since = now - dt.timedelta(seconds=settings.IMPORT_STALE_SECONDS)
+    return Q(status=ImportStatus.RUNNING) & (
+        Q(heartbeat_at__lt=silent_since) | Q(heartbeat_at__isnull=True, started_at__lt=silent_since)
+    )
+
+
+def _import_job_recover(*, job_id: int, now: dt.datetime) -> str:
+    """Put a stalled job back in the queue to be run again from the start, or fail it once it
+    has been started IMPORT_MAX_ATTEMPTS times (a file that kills its worker every time).
+    Returns "requeued", "failed" or "" when the job is not stalled."""
+    with transaction.atomic():
+        job = ImportJob.objects.select_for_update(skip_locked=True).filter(_stalled(now), pk=job_id).first()
+        if job is None:
+            return ""
+        staging_clear(job.pk)
+        silent = job.heartbeat_at or job.started_at
+        data = {"attempts": job.attempts, "silent_since": silent.isoformat()}
+        job.claim = ""
+        if job.attempts >= settings.IMPORT_MAX_ATTEMPTS:
+            job.status = ImportStatus.FAILED
+            job.finished_at = now
+            job.message = (
+                f"The worker stopped during this import {job.attempts} times; nothing was imported. Upload the "
+                "file again; if it stops again, split the file or tell the system administrator."
+            )
+            outcome, action = "failed", "import.abandoned"
+        else:
+            job.status = ImportStatus.QUEUED
+            outcome, action = "requeued", "import.restarted"
+        job.save(update_fields=["status", "claim", "finished_at", "message"])
+        audit_log(actor=Actor.system("import"), action=action, obj=job, data=data)
+    return outcome
 
 
 def import_jobs_fail_stale(*, now: dt.datetime | None = None) -> int:
-    """A job still "running" long after it started lost its worker (killed, machine restarted):
-    mark it failed so the page stops waiting and the manager uploads again. Nothing of it was
-    written (the import is one transaction)."""
+    """For the tick: an import whose worker stopped (killed, machine restarted) is run again
+    from the start by a new task, or failed after IMPORT_MAX_ATTEMPTS starts, within
+    IMPORT_STALE_SECONDS of its last heartbeat. How many jobs were recovered."""
+    from members.tasks import import_job_run_task  # the tasks module imports this one
+
     now = now or timezone.now()
-    failed = 0
-    for job_id in ImportJob.objects.filter(status=ImportStatus.RUNNING, started_at__lt=now - STALE_IMPORT).values_list(
-        "pk", flat=True
-    ):
+    recovered = 0
+    for job_id in ImportJob.objects.filter(_stalled(now)).values_list("pk", flat=True):
+        outcome = _import_job_recover(job_id=job_id, now=now)
+        if outcome == "requeued":
+            import_job_run_task.delay_on_commit(job_id)
+        recovered += bool(outcome)
+    return recovered
+
+
+def import_files_purge(*, now: dt.datetime | None = None) -> int:
+    """For the tick: delete the stored file of an upload rejected more than
+    IMPORT_KEEP_REJECTED_DAYS ago; the job and its error report stay. How many were deleted."""
+    now = now or timezone.now()
+    kept_since = now - dt.timedelta(days=settings.IMPORT_KEEP_REJECTED_DAYS)
+    due = ImportJob.objects.filter(status=ImportStatus.FAILED, finished_at__lt=kept_since).exclude(file="")
+    purged = 0
+    for job_id in due.values_list("pk", flat=True)[:500]:  # the next tick takes the rest
         with transaction.atomic():
-            changed = ImportJob.objects.filter(pk=job_id, status=ImportStatus.RUNNING).update(
-                status=ImportStatus.FAILED,
-                finished_at=now,
-                message="The worker stopped during this import; nothing was imported. Upload the file again.",
+            job = due.select_for_update(skip_locked=True).filter(pk=job_id).first()
+            if job is None:
+                continue
+            stored, storage = job.file.name, job.file.storage
+            job.file = ""
+            job.file_purged_at = now
+            job.save(update_fields=["file", "file_purged_at"])
+            audit_log(
+                actor=Actor.system("tick"),
+                action="import.file_purged",
+                obj=job,
+                data={"file": job.original_name, "stored_as": stored, "kept_days": settings.IMPORT_KEEP_REJECTED_DAYS},
             )
-            if changed:
-                audit_log(actor=Actor.system("tick"), action="import.abandoned", obj=ImportJob(pk=job_id))
-                failed += 1
-    return failed
+            # Deleted once the row says so: a failed commit leaves the file, never a dangling row.
+            transaction.on_commit(functools.partial(_stored_file_delete, storage, stored))
+        purged += 1
+    return purged
+
+
+def _stored_file_delete(storage, name: str) -> None:
+    try:
+        storage.delete(name)
+    except OSError:
+        logger.exception("Could not delete the stored import file %s", name)

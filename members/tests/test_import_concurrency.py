@@ -1,0 +1,78 @@
+"""The same file uploaded twice at once (issue 6, 3.4): both jobs stage their rows, then
+apply one after the other; the second skips what the first imported, or names the rows the
+first took. Nobody reads database text."""
+
+import threading
+
+import pytest
+from django.core.files.base import ContentFile
+from django.db import connection
+
+from core.audit import Actor
+from members import services
+from members.models import ImportStatus, Member, PointsEntry
+from members.services import import_job_create, import_job_run
+from members.tests.factories import MemberFactory
+from members.tests.test_imports import MEMBERS_HEADER, member_line, points_file
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SYSTEM = Actor.system("test")
+
+
+def run_both_at_once(kind: str, text: str, monkeypatch) -> list:
+    """Two jobs of the same file, each on its own thread and connection; both have staged
+    every row before either applies (the barrier), the interleaving that broke."""
+    jobs = [
+        import_job_create(actor=SYSTEM, kind=kind, file=ContentFile(text.encode()), name=f"{n}.csv") for n in (1, 2)
+    ]
+    both_staged = threading.Barrier(2, timeout=30)
+    apply = services._import_apply
+
+    def apply_after_both_staged(*args, **kwargs):
+        both_staged.wait()
+        return apply(*args, **kwargs)
+
+    monkeypatch.setattr(services, "_import_apply", apply_after_both_staged)
+    done, failures = {}, []
+
+    def run(job_id):
+        try:
+            done[job_id] = import_job_run(job_id=job_id, actor=SYSTEM)
+        except Exception as error:
+            failures.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(job.pk,)) for job in jobs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not failures
+    return [done[job.pk] for job in jobs]
+
+
+def test_the_second_of_two_identical_points_files_skips_what_the_first_imported(reference_data, monkeypatch):
+    MemberFactory(card_number="3000000001")
+    text = points_file(*(f"3000000001,GRC,2026-10-01,{n},CMS-{n}" for n in range(1, 8)))
+
+    jobs = run_both_at_once("points", text, monkeypatch)
+
+    assert [job.status for job in jobs] == [ImportStatus.SUCCEEDED] * 2
+    assert sorted((job.rows_imported, job.rows_skipped) for job in jobs) == [(0, 7), (7, 0)]
+    assert PointsEntry.objects.count() == 7
+
+
+def test_the_second_of_two_identical_members_files_names_every_row_the_first_took(reference_data, monkeypatch):
+    text = "\n".join([MEMBERS_HEADER, member_line("2000000001"), member_line("2000000002")])
+
+    jobs = sorted(run_both_at_once("members", text, monkeypatch), key=lambda job: job.status)
+
+    assert [job.status for job in jobs] == [ImportStatus.FAILED, ImportStatus.SUCCEEDED]
+    assert list(jobs[0].row_errors.values_list("line", "message")) == [
+        (2, "card number 2000000001 already belongs to a member"),
+        (3, "card number 2000000002 already belongs to a member"),
+    ]
+    assert "nothing was imported" in jobs[0].message and "duplicate key" not in jobs[0].message
+    assert Member.objects.count() == 2
