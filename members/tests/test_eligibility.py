@@ -69,3 +69,23 @@ def test_all_reasons_are_listed_together(reference_data):
 def test_a_guest_without_a_card_is_not_a_member():
     eligibility = member_eligibility(None)
     assert eligibility.reasons == ["Not a member: sign the guest up for a rewards card first."]
+
+
+@time_machine.travel(dt.datetime(2026, 11, 30, 10, 0, tzinfo=SAST), tick=False)
+def test_the_refusal_names_the_last_day_of_the_exclusion_not_the_midnight_after_it(reference_data):
+    member = MemberFactory()
+    ExclusionFactory(
+        id_number=member.id_number,
+        reason="Asked for a year.",
+        starts_at=dt.datetime(2026, 11, 1, tzinfo=SAST),
+        ends_at=dt.datetime(2027, 11, 30, tzinfo=SAST),  # last day entered: 29 November 2027
+    )
+    assert member_eligibility(member).reasons == [
+        "Self-excluded since 1 Nov 2026 until 29 Nov 2027, inclusive: Asked for a year."
+    ]
+
+
+def test_an_exclusion_recorded_under_another_document_type_still_counts(reference_data):
+    member = MemberFactory(id_type="passport", id_number="A7654321")
+    ExclusionFactory(id_type="driving_licence", id_number="A7654321", reason="Same number, other document.")
+    assert "Same number, other document." in member_eligibility(member).reasons[0]

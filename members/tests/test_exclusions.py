@@ -1,6 +1,7 @@
 import datetime as dt
 
 import pytest
+import time_machine
 from django.urls import reverse
 from django.utils import timezone
 
@@ -124,3 +125,106 @@ def test_an_exclusion_with_an_invalid_sa_id_is_refused(user_for, reference_data)
             reason="r",
             starts_at=timezone.now(),
         )
+
+
+SAST = dt.timezone(dt.timedelta(hours=2))
+NOV_30_2026 = dt.datetime(2026, 11, 30, 10, 0, tzinfo=SAST)
+
+
+@pytest.fixture
+def on_30_november(db):
+    """The clock pinned before anyone logs in (a session idles out after 30 minutes)."""
+    with time_machine.travel(NOV_30_2026, tick=False):
+        yield
+
+
+def test_an_exclusion_recorded_as_a_passport_with_an_sa_id_number_bars_the_member(user_for, reference_data):
+    member = MemberFactory(id_number="8505055123087", date_of_birth=dt.date(1985, 5, 5))
+    exclusion = exclusion_record(
+        actor=Actor.for_user(user_for("promotions_manager")),
+        id_type="passport",
+        id_number="8505055123087",
+        full_name=member.full_name,
+        kind="self_exclusion",
+        reason="National register.",
+        starts_at=timezone.now() - dt.timedelta(minutes=1),
+    )
+    assert exclusion.id_type == "sa_id"
+    assert not member_eligibility(member).eligible
+
+
+def test_an_exclusion_bars_a_member_whose_number_was_stored_under_another_type(user_for, reference_data):
+    # A member signed up before types were corrected: the same number under "driving licence".
+    member = MemberFactory(id_type="driving_licence", id_number="8505055123087", date_of_birth=dt.date(1985, 5, 5))
+    ExclusionFactory(id_type="sa_id", id_number="8505055123087")
+    assert not member_eligibility(member).eligible
+
+
+def test_it_refuses_an_unknown_kind_of_exclusion(user_for, reference_data):
+    with pytest.raises(DomainError, match="Unknown kind of exclusion"):
+        exclusion_record(
+            actor=Actor.for_user(user_for("promotions_manager")),
+            id_type="passport",
+            id_number="A7654321",
+            full_name="X",
+            kind="banned",
+            reason="r",
+            starts_at=timezone.now(),
+        )
+
+
+def test_the_list_shows_the_last_day_the_manager_entered(on_30_november, manager, reference_data):
+    response = manager.post(
+        reverse("members:exclusion_new"),
+        {
+            "id_type": "passport",
+            "id_number": "A7654321",
+            "full_name": "Until Person",
+            "kind": "self_exclusion",
+            "reason": "Asked for a year.",
+            "starts_on": "2026-11-30",
+            "ends_on": "2027-11-29",
+        },
+    )
+    assert response.status_code == 302
+    exclusion = Exclusion.objects.get()
+    assert exclusion.ends_at == dt.datetime(2027, 11, 30, 0, 0, tzinfo=SAST)  # stored as the next midnight
+    assert exclusion.last_day == dt.date(2027, 11, 29)
+    content = manager.get(reverse("members:exclusions")).content.decode()
+    assert "29 Nov 2027, inclusive" in content
+    assert "30 Nov 2027" not in content and "2027-11-30" not in content
+
+
+def test_an_exclusion_ended_early_shows_when_it_ended(on_30_november, user_for, reference_data):
+    exclusion = ExclusionFactory(starts_at=dt.datetime(2026, 1, 1, tzinfo=SAST))
+    exclusion_end(actor=Actor.for_user(user_for("promotions_manager")), exclusion_id=exclusion.pk)
+    exclusion.refresh_from_db()
+    assert exclusion.last_day == dt.date(2026, 11, 30)
+    assert exclusion.until_label == "30 Nov 2026 10:00"
+
+
+def test_the_member_page_shows_the_last_day_of_an_exclusion(on_30_november, manager, reference_data):
+    member = MemberFactory()
+    ExclusionFactory(
+        id_number=member.id_number,
+        reason="Asked for a year.",
+        starts_at=dt.datetime(2026, 11, 1, tzinfo=SAST),
+        ends_at=dt.datetime(2027, 11, 30, tzinfo=SAST),
+    )
+    content = manager.get(reverse("members:detail", args=[member.pk])).content.decode()
+    assert "until 29 Nov 2027, inclusive" in content
+    assert "30 Nov 2027" not in content
+
+
+def test_the_list_finds_an_exclusion_by_its_number_typed_with_spaces(desk, reference_data):
+    ExclusionFactory(id_number="8505055123087", full_name="Spaced Number")
+    ExclusionFactory(full_name="Someone Else")
+    content = desk.get(reverse("members:exclusions"), {"q": "850505 5123 087"}).content.decode()
+    assert "Spaced Number" in content and "Someone Else" not in content
+
+
+@pytest.mark.parametrize("member", ["abc", "1.5", "-1", "99999999999999999999999", "\u0661"])
+def test_a_form_link_with_a_bad_member_is_an_empty_form_not_an_error(member, manager, reference_data):
+    response = manager.get(reverse("members:exclusion_new"), {"member": member})
+    assert response.status_code == 200
+    assert response.context["form"].initial == {}
