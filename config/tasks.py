@@ -8,7 +8,7 @@ from celery import shared_task
 
 from core.services import tick_run
 from draws.services import draw_standings_refresh_due, draws_close_due
-from members.services import import_jobs_fail_stale
+from members.services import import_files_purge, import_jobs_fail_stale
 
 logger = logging.getLogger(__name__)
 
@@ -18,6 +18,7 @@ TICK_STEPS: list[tuple[str, Callable[[], object]]] = [
     ("close due draws", draws_close_due),
     ("fail abandoned imports", import_jobs_fail_stale),
     ("recount draw standings", draw_standings_refresh_due),
+    ("delete old rejected uploads", import_files_purge),
 ]
 
 

@@ -54,7 +54,7 @@ def draw_detail(request, draw_id: int):
         "earning_period": None if raps else earning_period(draw),
         "eligible_tiers": eligible_tiers,
         "desk_tiers": list(draw.series.desk_assisted_tiers.all()),
-        "rule_lines": [] if raps else rule_in_words(draw, eligible_tiers),
+        "rule_lines": [] if raps else _rule_lines(draw, eligible_tiers),
         "entries": _entries(draw),
         "allocation": allocation,
         "standing": standing,
@@ -113,6 +113,13 @@ def standing_refresh(request, draw_id: int):
     services.draw_standing_request(draw_id=draw.pk)
     messages.info(request, "The allocation is being counted again; this page shows it when it is ready.")
     return redirect("draws:detail", draw_id=draw.pk)
+
+
+def _rule_lines(draw: Draw, eligible_tiers) -> list[str]:
+    try:
+        return rule_in_words(draw, eligible_tiers)
+    except DomainError as error:  # an unreadable rule: this draw's page says so, nothing else breaks
+        return [error.message]
 
 
 def _desk_refusal(draw: Draw, now) -> str | None:
