@@ -7,6 +7,8 @@ APP_ENV chooses the mode:
 - ``test``: what ``make test`` uses; PostgreSQL only (concurrency tests need real locks).
 """
 
+import datetime as dt
+import ipaddress
 import os
 import sys
 from pathlib import Path
@@ -81,6 +83,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "crispy_forms",
     "crispy_bootstrap5",
+    "axes",  # before core: its failed-login handler marks a lockout before core audits the failure
     "core",
     "members",
     "promotions",
@@ -91,6 +94,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "core.middleware.ContentSecurityPolicyMiddleware",
+    "draws.api_errors.ApiErrorMiddleware",  # every /api/ error as JSON {"code", "detail"}
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -99,6 +104,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: turns a locked-out sign-in into core.views.login_locked_out.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -129,6 +136,13 @@ _default_db = {
 _database_url = env_str("DATABASE_URL", _default_db)
 if not _database_url:
     raise ImproperlyConfigured("Production mode needs DATABASE_URL (postgres://user:pass@host:5432/name).")
+# Production runs two PostgreSQL roles (README, "Production"): the owner of the tables, which
+# only `manage.py migrate` uses (MIGRATION_DATABASE_URL), and DB_APP_ROLE, which owns nothing
+# and may only read and append to the audit log; DATABASE_URL connects web, worker and beat as it.
+_migration_database_url = env_str("MIGRATION_DATABASE_URL")
+if _migration_database_url and sys.argv[1:2] == ["migrate"]:
+    _database_url = _migration_database_url
+DB_APP_ROLE = env_str("DB_APP_ROLE", "promodesk_app")
 DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=env_int("DB_CONN_MAX_AGE", 60))}
 if TESTING and DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
     raise ImproperlyConfigured("The test suite runs on PostgreSQL only; DATABASE_URL must be postgres://...")
@@ -169,6 +183,21 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 if TESTING:
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# Login throttling (django-axes): AXES_FAILURE_LIMIT wrong passwords for one username, or from
+# one address, each less than AXES_COOLOFF_TIME after the one before, pause signing in for that
+# username and that address for AXES_COOLOFF_TIME; every attempt during the pause restarts it.
+AUTHENTICATION_BACKENDS = [
+    "core.auth.LoginThrottleBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = dt.timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own, not the pair
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "core.audit.client_ip"  # X-Forwarded-For only from TRUSTED_PROXIES
+AXES_LOCKOUT_CALLABLE = "core.views.login_locked_out"
+AXES_DISABLE_ACCESS_LOG = True  # sign-ins and sign-outs are in the audit log (core.auth)
+AXES_VERBOSE = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
@@ -188,7 +217,27 @@ if PRODUCTION:
     CSRF_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 3600)
+    # A year, as browsers' preload lists expect; 0 switches HSTS off (e.g. while trying TLS out).
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 365 * 24 * 60 * 60)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+
+# Every response carries it (core.middleware.ContentSecurityPolicyMiddleware): scripts and styles
+# only from our own static files, so injected markup cannot run or restyle anything.
+CONTENT_SECURITY_POLICY = env_str(
+    "CONTENT_SECURITY_POLICY",
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
+    "base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
+)
+
+# X-Forwarded-For is believed only from these addresses or networks (the reverse proxy in front
+# of gunicorn), comma-separated, e.g. "172.16.0.0/12,10.0.0.5". Empty: the header is ignored.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(f"TRUSTED_PROXIES must list IP addresses or networks, got {_proxy!r}") from None
 
 # --- Locale and time: store UTC, show Johannesburg -----------------------------------------
 LANGUAGE_CODE = "en-za"
@@ -251,7 +300,7 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     # WeasyPrint logs every step of every PDF at INFO.
-    "loggers": {"weasyprint": {"level": "WARNING"}, "fontTools": {"level": "WARNING"}},
+    "loggers": {"weasyprint": {"level": "WARNING"}, "fontTools": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
 }
 
 if not PRODUCTION:

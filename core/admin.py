@@ -1,5 +1,11 @@
+from django import forms
 from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.db import transaction
+from django.http import HttpResponseRedirect
 
+from core.audit import Actor, audit_log
 from core.models import AuditEvent
 
 
@@ -23,3 +29,137 @@ class AuditEventAdmin(ReadOnlyAdmin):
     list_display = ["created_at", "actor_label", "action", "object_type", "object_id", "ip"]
     list_filter = ["action"]
     search_fields = ["actor_label", "object_id", "action"]
+
+
+def _plain(value: object) -> object:
+    """A form value as the audit log's JSON can hold it."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if hasattr(value, "all") and callable(value.all):  # a many-to-many value
+        return sorted(str(item) for item in value.all())
+    if isinstance(value, list | tuple | set | frozenset):
+        return sorted(str(item) for item in value)
+    return str(value)
+
+
+class AuditedAdmin(admin.ModelAdmin):
+    """Every add, change and delete made through this admin page, with its before and after,
+    in the audit log (the admin runs these inside the request's transaction).
+
+    `audit_name` is the namespace of the action codes: "property.created", "tier.changed".
+    Fields in `audit_ignore` are never written out (a password hash has no place in the log).
+    """
+
+    audit_name = ""
+    audit_ignore: tuple[str, ...] = ()
+
+    def save_model(self, request, obj, form, change):
+        changed = [
+            name
+            for name in form.changed_data
+            if name not in self.audit_ignore and not isinstance(form.fields[name], forms.ModelMultipleChoiceField)
+        ]
+        # The form has already written the new values onto obj: the old ones come from the row.
+        old = type(obj)._default_manager.filter(pk=obj.pk).first() if change else None
+        before = {name: getattr(old, name, None) for name in changed}
+        super().save_model(request, obj, form, change)
+        if change:
+            fields = {
+                name: {"before": _plain(before[name]), "after": _plain(getattr(obj, name, None))}
+                for name in changed
+                if before[name] != getattr(obj, name, None)
+            }
+            if fields:
+                audit_log(actor=Actor.from_request(request), action=f"{self.audit_name}.changed", obj=obj, data=fields)
+        else:
+            data = {
+                name: _plain(form.cleaned_data.get(name))
+                for name in form.cleaned_data
+                if name in form.fields
+                and name not in self.audit_ignore
+                and not isinstance(form.fields[name], forms.ModelMultipleChoiceField)
+            }
+            audit_log(actor=Actor.from_request(request), action=f"{self.audit_name}.created", obj=obj, data=data)
+
+    def delete_model(self, request, obj):
+        audit_log(
+            actor=Actor.from_request(request), action=f"{self.audit_name}.deleted", obj=obj, data={"was": str(obj)}
+        )
+        super().delete_model(request, obj)
+
+    def delete_queryset(self, request, queryset):
+        for obj in queryset:
+            audit_log(
+                actor=Actor.from_request(request), action=f"{self.audit_name}.deleted", obj=obj, data={"was": str(obj)}
+            )
+        super().delete_queryset(request, queryset)
+
+
+class AuditedUserAdmin(AuditedAdmin, UserAdmin):
+    """Staff accounts: who created whom, who switched is_staff / is_superuser / is_active, who
+    put whom in which group (a group is a role: rewards desk, promotions manager...), and who
+    set whose password."""
+
+    audit_name = "user"
+    audit_ignore = (
+        "password",
+        "password1",
+        "password2",
+        "usable_password",
+        "set_usable_password",
+        "last_login",
+        "groups",
+        "user_permissions",
+    )
+
+    def save_related(self, request, form, formsets, change):
+        user = form.instance
+        groups_before = set(user.groups.values_list("name", flat=True)) if change else set()
+        permissions_before = set(_permission_codes(user)) if change else set()
+        super().save_related(request, form, formsets, change)
+        groups_after = set(user.groups.values_list("name", flat=True))
+        permissions_after = set(_permission_codes(user))
+        if groups_after != groups_before:
+            audit_log(
+                actor=Actor.from_request(request),
+                action="user.groups_changed",
+                obj=user,
+                data={
+                    "username": user.get_username(),
+                    "added": sorted(groups_after - groups_before),
+                    "removed": sorted(groups_before - groups_after),
+                },
+            )
+        if permissions_after != permissions_before:
+            audit_log(
+                actor=Actor.from_request(request),
+                action="user.permissions_changed",
+                obj=user,
+                data={
+                    "username": user.get_username(),
+                    "added": sorted(permissions_after - permissions_before),
+                    "removed": sorted(permissions_before - permissions_after),
+                },
+            )
+
+    def user_change_password(self, request, id, form_url=""):
+        with transaction.atomic():
+            response = super().user_change_password(request, id, form_url)
+            # The admin redirects only once the new password is saved.
+            if request.method == "POST" and isinstance(response, HttpResponseRedirect):
+                user = self.get_object(request, id)
+                audit_log(
+                    actor=Actor.from_request(request),
+                    action="user.password_set",
+                    obj=user,
+                    data={"username": user.get_username()},
+                )
+        return response
+
+
+def _permission_codes(user) -> list[str]:
+    return [f"{app}.{code}" for app, code in user.user_permissions.values_list("content_type__app_label", "codename")]
+
+
+admin.site.unregister(get_user_model())
+admin.site.register(get_user_model(), AuditedUserAdmin)

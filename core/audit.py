@@ -1,8 +1,13 @@
 """Who did something, and the one way services write the audit log."""
 
+import difflib
+import functools
+import hashlib
+import ipaddress
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import models
 from django.http import HttpRequest
@@ -34,11 +39,46 @@ class Actor:
 
 
 def client_ip(request: HttpRequest) -> str | None:
-    # Behind our reverse proxy the client is the hop the proxy appended: the last one. Earlier
-    # hops are whatever the client chose to send, so they are never trusted.
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-    ip = forwarded.split(",")[-1].strip() if forwarded else request.META.get("REMOTE_ADDR")
-    return ip or None
+    """The address of whoever sent the request, as far as we can know it.
+
+    X-Forwarded-For is written by the client as much as by proxies, so it is read only when
+    the request came straight from one of settings.TRUSTED_PROXIES; then the client is the
+    right-most hop that is not itself a trusted proxy (everything left of it is the client's
+    own say). Anything that is not an IP address is never returned.
+    """
+    remote = _valid_ip(request.META.get("REMOTE_ADDR", ""))
+    if remote is None or not _is_trusted_proxy(remote):
+        return str(remote) if remote is not None else None
+    hops = [hop.strip() for hop in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if hop.strip()]
+    client = remote
+    for hop in reversed(hops):
+        ip = _valid_ip(hop)
+        if ip is None:
+            break  # a trusted proxy never writes garbage: this hop and all left of it are made up
+        client = ip
+        if not _is_trusted_proxy(ip):
+            break
+    return str(client)
+
+
+def _valid_ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        ip = ipaddress.ip_address(text.strip())
+    except ValueError:
+        return None
+    # An IPv4 client seen through an IPv6 socket: store the address people recognise.
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    return ip
+
+
+@functools.cache
+def _trusted_networks(proxies: tuple[str, ...]) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    return tuple(ipaddress.ip_network(proxy, strict=False) for proxy in proxies)
+
+
+def _is_trusted_proxy(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    return any(ip in network for network in _trusted_networks(tuple(settings.TRUSTED_PROXIES)))
 
 
 def audit_log(
@@ -58,3 +98,22 @@ def audit_log(
         data=data or {},
         ip=actor.ip,
     )
+
+
+def text_sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def text_change(before: str, after: str, *, limit: int = 4000) -> dict[str, Any]:
+    """A long text's change as the audit log keeps it: both SHA-256 digests (which prove
+    exactly which text was in force) and a unified diff, cut at `limit` characters so a
+    rewritten rule book cannot bloat the log."""
+    diff = "".join(
+        difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True), "before", "after", n=1)
+    )
+    return {
+        "sha256_before": text_sha256(before),
+        "sha256_after": text_sha256(after),
+        "diff": diff[:limit],
+        "diff_truncated": len(diff) > limit,
+    }

@@ -1,16 +1,20 @@
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Now
 
 
 class AuditEvent(models.Model):
     """One thing that happened, append-only.
 
     On PostgreSQL a trigger (migration 0002) refuses UPDATE and DELETE, so not even the
-    application can rewrite history. The actor is kept as a plain id plus a label so that
-    deleting a user never needs to touch the log.
+    application can rewrite history; the application's database role may only SELECT and
+    INSERT here (core.dbroles), and the database stamps created_at itself (migration 0003), so
+    a back-dated row cannot be written either. The actor is kept as a plain id plus a label so
+    that deleting a user never needs to touch the log.
     """
 
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    # Set by the database, never by Python: INSERT ... RETURNING hands the value back.
+    created_at = models.DateTimeField(db_default=Now(), db_index=True, editable=False)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,

@@ -1,17 +1,19 @@
 from django.contrib import admin
 
-from core.admin import ReadOnlyAdmin
+from core.admin import AuditedAdmin, ReadOnlyAdmin
 from members.models import Exclusion, ImportJob, Member, Property, Tier
 
 
 @admin.register(Property)
-class PropertyAdmin(admin.ModelAdmin):
+class PropertyAdmin(AuditedAdmin):
     list_display = ["code", "name"]
+    audit_name = "property"
 
 
 @admin.register(Tier)
-class TierAdmin(admin.ModelAdmin):
+class TierAdmin(AuditedAdmin):
     list_display = ["rank", "code", "name"]
+    audit_name = "tier"
 
 
 @admin.register(Member)

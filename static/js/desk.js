@@ -1,0 +1,35 @@
+// Behaviour that used to sit in inline on…="" attributes: the Content-Security-Policy runs only
+// scripts loaded from static files. Markup opts in with data- attributes.
+(function () {
+  "use strict";
+
+  // data-select-on-focus: a card swipe replaces whatever number was there before.
+  document.addEventListener("focusin", function (event) {
+    if (event.target.matches && event.target.matches("[data-select-on-focus]")) {
+      event.target.select();
+    }
+  });
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    // data-confirm="question": ask before an action that cannot be undone.
+    if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) {
+      event.preventDefault();
+      return;
+    }
+    // data-submit-once: a second click must not send the request twice.
+    if (form.hasAttribute("data-submit-once")) {
+      form.querySelectorAll("button").forEach(function (button) { button.disabled = true; });
+    }
+  });
+
+  // data-percent: a progress bar's width (an inline style="width: …" would be refused). htmx
+  // swaps the bar in every second, so set it on load and after each swap.
+  function sizeBars(root) {
+    root.querySelectorAll("[data-percent]").forEach(function (bar) {
+      bar.style.width = bar.dataset.percent + "%";
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { sizeBars(document); });
+  document.addEventListener("htmx:load", function () { sizeBars(document); });
+})();
