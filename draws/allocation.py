@@ -86,7 +86,10 @@ def _local_date(column: str) -> str:
 
 
 def allocation_sql(draw: Draw, *, at: dt.datetime, member_id: int | None = None) -> tuple[str, dict]:
+    """The statement for the draw (or one member). Raises promotions.rules.RuleUnreadable when the
+    series' stored rule cannot be read, before any SQL is built from it."""
     rule: EarningRule = draw.series.rule
+    values = rule.values()  # whole numbers within bounds, or RuleUnreadable naming the series
     day = timezone.localtime(draw.scheduled_at).date()
     # Tiers that are not eligible never reach the CASEs, so the eligible ones name every tier needed.
     codes = {t.code: t.pk for t in draw.series.eligible_tiers.all()}  # uses a prefetch when there is one
@@ -119,12 +122,11 @@ def allocation_sql(draw: Draw, *, at: dt.datetime, member_id: int | None = None)
     else:
         per_ticket = draw.points_per_ticket or rule.points_per_ticket or 0
         ppt = _by_tier(
-            rule.points_per_ticket_by_tier if not draw.points_per_ticket else {}, per_ticket, params, "ppt", codes
+            values.points_per_ticket_by_tier if not draw.points_per_ticket else {}, per_ticket, params, "ppt", codes
         )
         params["minimum"] = rule.minimum_points
         earned = f"CASE WHEN points >= %(minimum)s AND ({ppt}) > 0 THEN points / ({ppt}) ELSE 0 END"
-        weekday_free = rule.free_tickets_by_weekday.get(str(timezone.localtime(at).weekday()), {})
-        free = _by_tier({**rule.free_tickets_by_tier, **weekday_free}, 0, params, "free", codes)
+        free = _by_tier(values.free_tickets_on(timezone.localtime(at).weekday()), 0, params, "free", codes)
         params.update(
             bonus_app=rule.bonus_app_registered,
             bonus_50=rule.bonus_age_50_plus,
@@ -139,7 +141,7 @@ def allocation_sql(draw: Draw, *, at: dt.datetime, member_id: int | None = None)
             " + CASE WHEN visits > 0 THEN %(bonus_active)s ELSE 0 END"
             f" + visits * (%(bonus_visit)s + CASE WHEN {app} THEN %(bonus_visit_app)s ELSE 0 END))"
         )
-        cap = _by_tier(rule.cap_by_tier, rule.cap, params, "cap", codes)
+        cap = _by_tier(values.cap_by_tier, rule.cap, params, "cap", codes)
 
     sql = f"""
         WITH pts AS (
@@ -199,20 +201,22 @@ class MemberDrawStanding:
         return self.allocation.tickets if self.allocation else 0
 
 
+def person_refusals_for_draw(draw: Draw, member: Member, *, at: dt.datetime) -> list[str]:
+    """Why this person may not take part in the draw, asked at `at`: the same rule as the
+    allocation statement's (excluded at any moment from `at` until the draw, under 18 on the
+    draw day), in words for the desk."""
+    return person_refusals(
+        id_number=member.id_number,
+        date_of_birth=member.date_of_birth,
+        at=min(at, draw.scheduled_at),
+        until=draw.scheduled_at,
+    )
+
+
 def member_allocation(draw: Draw, member: Member, *, at: dt.datetime | None = None) -> MemberDrawStanding:
     """One member's tickets for the draw, or the reasons they get none."""
     at = at or timezone.now()
-    refusals = person_refusals(
-        id_type=member.id_type, id_number=member.id_number, date_of_birth=member.date_of_birth, at=draw.scheduled_at
-    )
-    if at < draw.scheduled_at:  # excluded now, even if the exclusion ends before the draw
-        refusals += [
-            reason
-            for reason in person_refusals(
-                id_type=member.id_type, id_number=member.id_number, date_of_birth=member.date_of_birth, at=at
-            )
-            if reason not in refusals and not reason.startswith("Under 18")
-        ]
+    refusals = person_refusals_for_draw(draw, member, at=at)
     eligible_tiers = {t.pk: t.name for t in draw.series.eligible_tiers.all()}
     if member.tier_id not in eligible_tiers:
         refusals.append(f"This draw is for {', '.join(eligible_tiers.values())} members; this member is {member.tier}.")

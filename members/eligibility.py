@@ -24,15 +24,24 @@ class Eligibility:
 
 
 def person_refusals(
-    *, id_number: str, date_of_birth: dt.date, at: dt.datetime, id_type: str | None = None
+    *,
+    id_number: str,
+    date_of_birth: dt.date,
+    at: dt.datetime,
+    until: dt.datetime | None = None,
+    id_type: str | None = None,
 ) -> list[str]:
-    """The reasons a person may not take part at `at`, empty when they may.
+    """The reasons a person may not take part at `at` (or at any moment from `at` to `until`),
+    empty when they may: under 18 on the last day, or an exclusion in force at any moment of the
+    span. The allocation statement (draws.allocation) applies the same rule in SQL; a test over
+    generated members holds the two equal.
 
     `id_type` is not used: an exclusion bars the document number whatever type it was
     recorded or presented as (issue 6, 2.1).
     """
     reasons = []
-    day = timezone.localdate(at)
+    until = max(until or at, at)
+    day = timezone.localdate(until)
     age = age_on(date_of_birth, day)
     if age < 18:
         turns_18 = (
@@ -41,7 +50,7 @@ def person_refusals(
             else dt.date(date_of_birth.year + 18, 3, 1)
         )
         reasons.append(f"Under 18 (aged {age}; turns 18 on {turns_18:%d %B %Y}).")
-    exclusions = Exclusion.objects.for_identity(id_number).in_force_at(at).order_by("starts_at")
+    exclusions = Exclusion.objects.for_identity(id_number).in_force_during(at, until).order_by("starts_at")
     for exclusion in exclusions:
         since = timezone.localdate(exclusion.starts_at)
         until = f" until {exclusion.until_label}" if exclusion.ends_at else ""

@@ -57,9 +57,13 @@ class Member(models.Model):
     home_property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="members")
     app_registered_on = models.DateField(null=True, blank=True, help_text="When the member registered on the app.")
     online_betting_active = models.BooleanField(default=False, help_text="Registered and active on online betting.")
-    # Set by the gaming-system feed: the app may only activate tickets while this is true.
+    # Set by the gaming-system feed: the app may only activate tickets while this is true, and
+    # only for draws at the property whose feed reported the play (issue 6, 2.6).
     playing_now = models.BooleanField(default=False)
     playing_updated_at = models.DateTimeField(null=True, blank=True)
+    playing_property = models.ForeignKey(
+        Property, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", editable=False
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = MemberQuerySet.as_manager()
@@ -105,7 +109,11 @@ class ExclusionKind(models.TextChoices):
 
 class ExclusionQuerySet(models.QuerySet):
     def in_force_at(self, moment) -> "ExclusionQuerySet":
-        return self.filter(Q(starts_at__lte=moment), Q(ends_at__isnull=True) | Q(ends_at__gt=moment))
+        return self.in_force_during(moment, moment)
+
+    def in_force_during(self, start, end) -> "ExclusionQuerySet":
+        """In force at some moment from `start` to `end` (inclusive)."""
+        return self.filter(Q(starts_at__lte=end), Q(ends_at__isnull=True) | Q(ends_at__gt=start))
 
     def for_identity(self, id_number: str) -> "ExclusionQuerySet":
         """Exclusions of this (normalised) document number whatever type it was recorded as:
