@@ -20,16 +20,18 @@ DATE_OUT_OF_RANGE = "Enter a date between 1900 and 2100."
 
 def refuse_unsafe_text(value: str) -> None:
     """A NUL byte cannot be stored (PostgreSQL refuses it) and a lone surrogate cannot be
-    encoded to show or export: refuse both as a form error, never a server error."""
+    encoded to show or export: refuse both as a form error, never a server error. Over HTTP a
+    broken character arrives as U+FFFD (Django decodes with errors="replace"): refused too, so a
+    name is never stored half-garbled."""
     if "\x00" in value:
         raise ValidationError(
             "This contains an invisible control character (NUL): clear the field and type it again.",
             code="null_character",
         )
-    if any("\ud800" <= char <= "\udfff" for char in value):
+    if any("\ud800" <= char <= "\udfff" or char == "\ufffd" for char in value):
         raise ValidationError(
-            "This contains a broken character (a lone surrogate): clear the field and type it again.",
-            code="surrogate",
+            "This contains a broken character: clear the field and type it again.",
+            code="broken_character",
         )
 
 
@@ -94,8 +96,12 @@ class BoundedDateTimeField(forms.DateTimeField):
 
 def submit(request: HttpRequest, form: forms.Form, action: Callable[[], T]) -> T | None:
     """The one shape of every form page: on a valid POST run the service call and return its
-    result; a rule's refusal (DomainError) is shown on the form and None returned."""
-    if request.method != "POST" or not form.is_valid():
+    result; a rule's refusal (DomainError) is shown on the form and None returned. Every text
+    field refuses NUL bytes and broken characters (guard_text_fields), whatever form it is."""
+    if request.method != "POST":
+        return None
+    guard_text_fields(form)
+    if not form.is_valid():
         return None
     try:
         return action()
