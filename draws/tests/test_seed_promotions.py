@@ -217,3 +217,10 @@ def test_every_window_closes_by_the_draw_and_after_it_opens(loaded):
         assert draw.tickets_close_at == max(w.closes_at for w in spans) <= draw.scheduled_at
         assert draw.tickets_open_at == min(w.opens_at for w in spans)
         assert draw.proxies_open_at <= draw.proxies_close_at <= draw.scheduled_at, draw.name
+
+
+def test_the_loader_goes_through_the_services_and_their_audit_events(loaded):
+    # The same services as a manager's forms: each promotion, series and draw is on record.
+    assert AuditEvent.objects.filter(action="promotion.created").count() == 5
+    assert AuditEvent.objects.filter(action="series.created").count() == DrawSeries.objects.count() == 37
+    assert AuditEvent.objects.filter(action="draw.scheduled").count() == 329
