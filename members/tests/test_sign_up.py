@@ -16,6 +16,16 @@ from members.tests.factories import ExclusionFactory, MemberFactory, sa_id_for
 
 pytestmark = pytest.mark.django_db
 
+SAST = dt.timezone(dt.timedelta(hours=2))
+
+
+@pytest.fixture(autouse=True)
+def _pinned_clock():
+    """Ages are counted on the casino's calendar day: a test that read "today" just before
+    midnight and signed up just after would see another age."""
+    with time_machine.travel(dt.datetime(2026, 11, 30, 23, 59, 59, tzinfo=SAST), tick=False):
+        yield
+
 
 def years_before(day: dt.date, years: int) -> dt.date:
     """The same day `years` earlier; 29 February falls back to the 28th."""
