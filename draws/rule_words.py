@@ -3,23 +3,21 @@
 from draws.models import Draw
 from members.models import Tier
 from promotions.models import EarningRule
-
-WEEKDAYS = ["Mondays", "Tuesdays", "Wednesdays", "Thursdays", "Fridays", "Saturdays", "Sundays"]
-
-
-def _by_tier(values: dict, names: dict[str, str], ranks: dict[str, int]) -> str:
-    ordered = sorted(values.items(), key=lambda item: (ranks.get(item[0], 99), item[0]))
-    return ", ".join(f"{names.get(code, code.title())} {_n(value)}" for code, value in ordered)
+from promotions.rules import WEEKDAYS
 
 
-def _n(value) -> str:
-    return f"{value:,}" if isinstance(value, int) else str(value)
+def _by_tier(values: dict[str, int], names: dict[str, str], ranks: dict[str, int]) -> str:
+    # Only the tiers given: a code of no eligible tier gives no member anything, so it is not promised.
+    ordered = sorted((item for item in values.items() if item[0] in names), key=lambda item: ranks[item[0]])
+    return ", ".join(f"{names[code]} {value:,}" for code, value in ordered)
 
 
 def rule_in_words(draw: Draw, tiers: list[Tier]) -> list[str]:
     """The series' earning rule as the sentences a manager or auditor checks against the
-    promotion's terms and conditions (tier-keyed numbers named and ordered by `tiers`)."""
+    promotion's terms and conditions (tier-keyed numbers named and ordered by `tiers`).
+    Raises promotions.rules.RuleUnreadable when the stored rule cannot be read."""
     rule: EarningRule = draw.series.rule
+    values = rule.values()
     names = {tier.code: tier.name for tier in tiers}
     ranks = {tier.code: tier.rank for tier in tiers}
     if rule.equal_opportunity_tickets is not None:
@@ -27,20 +25,20 @@ def rule_in_words(draw: Draw, tiers: list[Tier]) -> list[str]:
     lines = []
     if draw.points_per_ticket:
         lines.append(f"{draw.points_per_ticket:,} points per ticket (this draw's own rate).")
-    elif rule.points_per_ticket_by_tier:
+    elif per_tier := _by_tier(values.points_per_ticket_by_tier, names, ranks):
         other = f"; other tiers {rule.points_per_ticket:,}" if rule.points_per_ticket else ""
-        lines.append(f"Points per ticket: {_by_tier(rule.points_per_ticket_by_tier, names, ranks)}{other}.")
+        lines.append(f"Points per ticket: {per_tier}{other}.")
     elif rule.points_per_ticket:
         lines.append(f"{rule.points_per_ticket:,} points per ticket, every tier.")
     else:
         lines.append("No tickets are earned from points.")
     if rule.minimum_points:
         lines.append(f"Tickets are earned from {rule.minimum_points:,} points in the earning period.")
-    if rule.free_tickets_by_tier:
-        lines.append(f"Free tickets: {_by_tier(rule.free_tickets_by_tier, names, ranks)}.")
-    for weekday, values in sorted(rule.free_tickets_by_weekday.items()):
-        day = WEEKDAYS[int(weekday)] if str(weekday).isdigit() and int(weekday) < 7 else f"day {weekday}"
-        lines.append(f"Free tickets when activated on {day}: {_by_tier(values, names, ranks)}.")
+    if free := _by_tier(values.free_tickets_by_tier, names, ranks):
+        lines.append(f"Free tickets: {free}.")
+    for weekday, numbers in sorted(values.free_tickets_by_weekday.items()):
+        if free_that_day := _by_tier(numbers, names, ranks):
+            lines.append(f"Free tickets when activated on {WEEKDAYS[weekday]}: {free_that_day}.")
     bonuses = [
         (rule.bonus_app_registered, "if registered on the app"),
         (rule.bonus_age_50_plus, "if aged 50 or older on the draw day"),
@@ -50,9 +48,9 @@ def rule_in_words(draw: Draw, tiers: list[Tier]) -> list[str]:
     ]
     if any(count for count, _ in bonuses):
         lines.append("Bonus tickets: " + "; ".join(f"{count:,} {what}" for count, what in bonuses if count) + ".")
-    if rule.cap_by_tier:
+    if caps := _by_tier(values.cap_by_tier, names, ranks):
         other = f"; other tiers {rule.cap:,}" if rule.cap else ""
-        lines.append(f"At most, per patron: {_by_tier(rule.cap_by_tier, names, ranks)}{other} tickets.")
+        lines.append(f"At most, per patron: {caps}{other} tickets.")
     elif rule.cap:
         lines.append(f"At most {rule.cap:,} tickets per patron.")
     return lines
