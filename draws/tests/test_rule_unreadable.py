@@ -4,12 +4,15 @@ with one clean error naming the series, not a 500, and break no other draw (issu
 import datetime as dt
 
 import pytest
+import time_machine
+from django.test import Client
+from django.urls import reverse
 
 from core.audit import Actor
 from core.errors import DomainError
 from draws.allocation import allocation_overview, draw_allocations, member_allocation
 from draws.rule_words import rule_in_words
-from draws.services import draw_schedule
+from draws.services import device_token_create, draw_schedule
 from members.models import Tier
 from members.tests.factories import MemberFactory, PointsEntryFactory
 from promotions.models import DrawSeries, EarningRule
@@ -103,3 +106,28 @@ def test_bad_stored_windows_refuse_scheduling_with_the_clean_error(reference_dat
 def test_a_bins_own_points_per_ticket_is_bounded(reference_data, rate):
     with pytest.raises(DomainError, match="from 1 to 1,000,000"):
         make_draw(make_series(), DRAW_AT, points_per_ticket=rate)
+
+
+@time_machine.travel(IN_WINDOW, tick=False)
+def test_the_kiosk_and_the_pages_still_answer_with_the_other_draws(reference_data, member, auditor):
+    good = make_draw(make_series(), DRAW_AT)
+    bad = make_draw(make_series(), DRAW_AT + dt.timedelta(hours=1))
+    spoil(bad, free_tickets_by_tier=[5])
+    _, token = device_token_create(actor=Actor.system("t"), prop=reference_data["properties"]["GRC"], name="ehost-1")
+    ehost = Client(headers={"Authorization": f"Bearer {token}"})
+
+    listing = ehost.get("/api/v1/members/4000000001/draws")
+    assert listing.status_code == 200
+    assert {row["draw_id"]: row["tickets_available"] for row in listing.json()} == {good.pk: 5, bad.pk: 0}
+
+    refused = ehost.post(
+        "/api/v1/activations",
+        {"card_number": "4000000001", "draw_id": bad.pk, "channel": "ehost"},
+        content_type="application/json",
+    )
+    assert refused.status_code < 500
+    assert refused.json()["code"] == "rule_unreadable"
+
+    page = auditor.get(reverse("draws:detail", args=[bad.pk]))
+    assert page.status_code == 200
+    assert "cannot be read: Free tickets: give a number for each tier, not [5]." in page.content.decode()
