@@ -114,6 +114,13 @@ PAGES = {
         REWARDS_DESK, "get", lambda o: reverse("members:exclusions"), lambda o: {"q": "Some"}, text=("q",)
     ),
     "lookup": Page(REWARDS_DESK, "get", lambda o: reverse("members:lookup"), lambda o: {"q": "Thandi"}, text=("q",)),
+    "draw-activate-card": Page(
+        REWARDS_DESK,
+        "get",
+        lambda o: reverse("draws:activate", args=[o["draw"].pk]),
+        lambda o: {"card": o["member"].card_number},
+        text=("card",),
+    ),
     "audit-filter": Page(
         AUDITOR,
         "get",
@@ -204,7 +211,7 @@ def objects(reference_data):
         }
 
 
-@pytest.mark.parametrize(("page_name", "field_name", "value"), rows())
+@pytest.mark.parametrize(("page_name", "field_name", "value"), list(rows()))
 def test_a_bad_value_is_a_form_error_never_a_500_and_nothing_is_stored(objects, user_for, page_name, field_name, value):
     page = PAGES[page_name]
     with time_machine.travel(NOW, tick=False):
@@ -231,6 +238,6 @@ def test_a_bad_value_is_a_form_error_never_a_500_and_nothing_is_stored(objects, 
         return
     assert response.status_code in (200, 400, 404)
     assert stored() == before
-    if page.method == "post" or page_name in ("lookup", "exclusions-list", "audit-filter"):
+    if page.method == "post" or page_name in ("lookup", "exclusions-list", "audit-filter", "draw-activate-card"):
         form = response.context["form"]
         assert form.errors, f"{field_name}={value!r} was accepted"
