@@ -69,17 +69,16 @@ def sign_up(request):
 def exclusions(request):
     form = ExclusionSearchForm(request.GET or None)
     query = form.cleaned_data["q"] if form.is_valid() else ""
-    return render(
-        request,
-        "members/exclusions.html",
-        {"exclusions": exclusions_in_force(query=query, at=timezone.now())[:200], "q": query, "form": form},
-    )
+    # A search with an error lists nothing, not every exclusion as if they matched.
+    found = Exclusion.objects.none() if form.errors else exclusions_in_force(query=query, at=timezone.now())
+    return render(request, "members/exclusions.html", {"exclusions": found[:200], "q": query, "form": form})
 
 
 @permission_required("members.add_exclusion", raise_exception=True)
 def exclusion_new(request):
     initial = {}
-    if (member_id := request.GET.get("member", "")).isdecimal():  # ?member=abc is ignored, not a 500
+    member_id = request.GET.get("member", "")
+    if member_id.isascii() and member_id.isdecimal():  # ?member=abc is ignored, not a 500
         member = Member.objects.filter(pk=int(member_id)).first()
         if member:
             initial = {"id_type": member.id_type, "id_number": member.id_number, "full_name": member.full_name}
