@@ -6,10 +6,12 @@ PY := $(BIN)/python
 PYTHON ?= python3
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: run test lint format bench-fill bench clean
+.PHONY: run test system-packages lint format bench-fill bench clean
+# Prerequisites are made in the order written: `make test` installs the system packages first.
+.NOTPARALLEL:
 
 $(BIN)/.installed: requirements.txt
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip --version >/dev/null 2>&1 || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
 	touch $@
@@ -28,14 +30,24 @@ run: $(BIN)/.installed
 	@echo ""
 	exec $(BIN)/honcho start -f Procfile
 
+# After the full suite, the tests that need no browser and no worker run again with the clock
+# at 03:00 and 23:50 Johannesburg (testing/clock.py): CI runs at whatever hour work stops.
 test: export APP_ENV = test
-test: $(BIN)/.installed
+test: system-packages $(BIN)/.installed
 	scripts/ensure-services
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(PY) manage.py check
 	$(PY) manage.py makemigrations --check --dry-run
 	$(BIN)/pytest
+	@echo "== again at 03:00 Johannesburg =="
+	$(BIN)/pytest -q -m "not browser and not worker" --clock=03:00
+	@echo "== again at 23:50 Johannesburg =="
+	$(BIN)/pytest -q -m "not browser and not worker" --clock=23:50
+
+# Chromium and the PDF libraries: installed when root with apt-get, else the command to run.
+system-packages:
+	scripts/ensure-system-packages
 
 lint: $(BIN)/.installed
 	$(BIN)/ruff check --fix .

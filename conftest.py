@@ -8,6 +8,9 @@ from django.test import Client
 from core.roles import AUDITOR, CASH_DESK, PROMOTIONS_MANAGER, REWARDS_DESK
 from members.tests.factories import UserFactory
 
+# `--clock=HH:MM` runs the session at that Johannesburg wall time (see testing/clock.py).
+pytest_plugins = ["testing.clock"]
+
 ROLES = [REWARDS_DESK, PROMOTIONS_MANAGER, CASH_DESK, AUDITOR]
 
 
