@@ -41,12 +41,14 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.RunPython(correct_sa_id_types, migrations.RunPython.noop),
-        migrations.RunPython(refuse_duplicate_numbers, migrations.RunPython.noop),
+        # The old (type, number) constraint goes first: correcting a type may make two rows
+        # equal under it, and those are exactly the duplicates to report.
         migrations.RemoveConstraint(
             model_name="member",
             name="member_unique_identity",
         ),
+        migrations.RunPython(correct_sa_id_types, migrations.RunPython.noop),
+        migrations.RunPython(refuse_duplicate_numbers, migrations.RunPython.noop),
         migrations.RemoveIndex(
             model_name="exclusion",
             name="exclusion_identity_idx",
