@@ -78,7 +78,9 @@ def _series_form(request, series: DrawSeries, rule: EarningRule):
     form = SeriesForm(request.POST or None, instance=series, prefix="series")
     rule_form = EarningRuleForm(request.POST or None, instance=rule, prefix="rule")
     saved = None
-    if rule_form.is_bound and rule_form.is_valid():
+    # Both forms are checked, so the manager sees every mistake on the page at once.
+    rule_ok = rule_form.is_bound and rule_form.is_valid()
+    if form.is_bound and form.is_valid() and rule_ok:
         saved = submit(
             request,
             form,

@@ -122,3 +122,11 @@ def test_the_edit_form_of_an_unreadable_rule_says_so_instead_of_failing(manager,
     page = response.content.decode()
     assert "Free tickets: give a number for each tier, not [5]." in page
     assert "Ticket windows: give at least one window." in page
+
+
+def test_mistakes_in_both_the_series_and_its_rule_are_shown_together(manager, reference_data, promotion):
+    response = post(manager, promotion, reference_data, **{"series-winners_per_draw": "x", "rule-free_ACE": "abc"})
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert page.count("Enter a whole number.") == 2
+    assert not DrawSeries.objects.exists()
