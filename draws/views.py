@@ -80,7 +80,11 @@ def series_schedule(request, series_id: int):
     if draws is not None:
         messages.success(request, f"{len(draws)} draw(s) scheduled for {series.name}.")
         return redirect("promotions:detail", promotion_id=series.promotion_id)
-    return render(request, "draws/schedule.html", {"form": form, "series": series})
+    try:
+        windows_text = "; ".join(str(window) for window in series.window_specs())
+    except DomainError as error:  # unreadable stored windows: say so, the page still opens
+        windows_text = error.message
+    return render(request, "draws/schedule.html", {"form": form, "series": series, "windows_text": windows_text})
 
 
 @permission_required("draws.change_draw", raise_exception=True)

@@ -208,6 +208,16 @@ class WindowSpec:
     closes_at_midnight: bool = False
     close_before: int | None = None
 
+    def __str__(self) -> str:
+        """In words, e.g. "the day before, 21:00 until midnight" or "the draw day, 08:00 until 5
+        minutes before the draw"."""
+        day = {0: "the draw day", -1: "the day before"}.get(self.day, f"{-self.day} days before")
+        if self.close_before is not None:
+            closes = f"{self.close_before} minutes before the draw" if self.close_before else "the draw starts"
+        else:
+            closes = "midnight" if self.closes_at_midnight else f"{self.closes:%H:%M}"
+        return f"{day}, {self.opens:%H:%M} until {closes}"
+
     def lay_out(self, scheduled_at: dt.datetime) -> tuple[dt.datetime, dt.datetime]:
         base = timezone.localtime(scheduled_at).date() + dt.timedelta(days=self.day)
         opens = timezone.make_aware(dt.datetime.combine(base, self.opens))

@@ -134,3 +134,16 @@ def test_the_seed_window_shapes_lay_out_as_before():
         {"day": -1, "open": "21:00", "close": "24:00"},
         {"day": 0, "open": "08:00", "close_before": 15},
     ]
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ({"day": -1, "open": "21:00", "close": "24:00"}, "the day before, 21:00 until midnight"),
+        ({"day": 0, "open": "08:00", "close_before": 5}, "the draw day, 08:00 until 5 minutes before the draw"),
+        ({"day": 0, "open": "08:00", "close_before": 0}, "the draw day, 08:00 until the draw starts"),
+        ({"day": 0, "open": "08:00", "close": "12:55"}, "the draw day, 08:00 until 12:55"),
+    ],
+)
+def test_a_window_reads_as_words(spec, words):
+    assert [str(w) for w in windows_parse([spec])] == [words]
