@@ -29,6 +29,8 @@ def grant_app_role(*, using: str = DEFAULT_DB_ALIAS, verbosity: int = 1, **kwarg
         return
     audit = AuditEvent._meta.db_table
     with connection.cursor() as cursor:
+        if audit not in connection.introspection.table_names(cursor):
+            return  # migrating a subset of apps before core: the migrate that creates it grants
         cursor.execute("SELECT current_user, rolsuper OR rolcreaterole FROM pg_roles WHERE rolname = current_user")
         owner, may_create_roles = cursor.fetchone()
         if owner == role:

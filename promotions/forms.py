@@ -291,6 +291,9 @@ class EarningRuleForm(forms.ModelForm):
         return data
 
 
+SCHEDULE_MAX_DRAWS = 400  # more than a year of daily draws: a bigger request is a typing mistake
+
+
 class ScheduleDrawsForm(forms.Form):
     """Either every given weekday between two dates, or a list of date-times, or both."""
 
@@ -310,6 +313,10 @@ class ScheduleDrawsForm(forms.Form):
         if data.get("weekday") is not None:
             if not (data.get("first") and data.get("last") and data.get("time")):
                 raise forms.ValidationError("For a weekly schedule give the first and last date and the time.")
+            if (data["last"] - data["first"]).days // 7 >= SCHEDULE_MAX_DRAWS:
+                raise forms.ValidationError(
+                    f"That is more than {SCHEDULE_MAX_DRAWS} draws at once: schedule a shorter stretch of dates."
+                )
             day = data["first"] + dt.timedelta(days=(data["weekday"] - data["first"].weekday()) % 7)
             while day <= data["last"]:
                 moments.append(timezone.make_aware(dt.datetime.combine(day, data["time"])))
@@ -319,7 +326,9 @@ class ScheduleDrawsForm(forms.Form):
                 try:
                     moment = timezone.make_aware(dt.datetime.fromisoformat(line.strip()))
                 except ValueError:
-                    self.add_error("dates", f"Line {number}: {line.strip()!r} is not YYYY-MM-DD HH:MM.")
+                    self.add_error(
+                        "dates", f"Line {number}: “{line.strip()}” is not a date and time like 2026-07-25 21:00."
+                    )
                 else:
                     if DATE_MIN <= moment.date() <= DATE_MAX:
                         moments.append(moment)
@@ -327,5 +336,9 @@ class ScheduleDrawsForm(forms.Form):
                         self.add_error("dates", f"Line {number}: {DATE_OUT_OF_RANGE}")
         if not moments and not self.errors:
             raise forms.ValidationError("Give a weekly schedule or at least one date and time.")
+        if len(moments) > SCHEDULE_MAX_DRAWS:
+            raise forms.ValidationError(
+                f"That is more than {SCHEDULE_MAX_DRAWS} draws at once: schedule a shorter stretch of dates."
+            )
         data["moments"] = moments
         return data

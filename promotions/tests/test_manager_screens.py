@@ -98,7 +98,16 @@ def test_scheduling_the_same_draws_twice_adds_nothing(manager, reference_data):
 def test_a_bad_date_line_is_reported_by_line(manager, reference_data):
     series = make_series()
     response = manager.post(reverse("draws:series_schedule", args=[series.pk]), {"dates": "2026-12-05 21:00\n5 Dec"})
-    assert "Line 2: &#x27;5 Dec&#x27; is not YYYY-MM-DD HH:MM." in response.content.decode()
+    assert "Line 2: “5 Dec” is not a date and time like 2026-07-25 21:00." in response.content.decode()
+    assert not Draw.objects.exists()
+
+
+@time_machine.travel(BEFORE_DECEMBER, tick=False)
+def test_a_schedule_of_more_than_400_draws_is_refused_as_a_typing_mistake(manager, reference_data):
+    series = make_series()
+    body = {"weekday": 2, "first": "1900-01-01", "last": "2100-12-31", "time": "13:00"}
+    response = manager.post(reverse("draws:series_schedule", args=[series.pk]), body)
+    assert "more than 400 draws at once" in response.content.decode()
     assert not Draw.objects.exists()
 
 
