@@ -4,34 +4,24 @@ Every refusal is a 4xx JSON body {"code", "detail"} whose code is stable for cli
 """
 
 import datetime as dt
+from typing import Annotated, Any, Literal
 
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest
 from django.urls import URLPattern, URLResolver
 from django.utils import timezone
-from ninja import NinjaAPI, Schema, Status
+from ninja import Field, NinjaAPI, Schema, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import HttpBearer
+from pydantic import ConfigDict, StrictBool, StrictInt, StrictStr
 
 from core.audit import Actor, client_ip
 from core.errors import DomainError
-from draws.models import Activation, Channel, DeviceKind, DeviceToken
+from draws.api_errors import DEFAULT_PROBLEM, clip
+from draws.models import Activation, DeviceKind, DeviceToken
 from draws.selectors import member_open_draws
 from draws.services import activation_create
 from members.models import Member
 from members.services import member_set_playing
-
-STATUS_BY_CODE = {
-    "unknown_card": 404,
-    "unknown_draw": 404,
-    "not_eligible": 403,
-    "wrong_property": 403,
-    "not_active_on_floor": 403,
-    "window_closed": 409,
-    "already_activated": 409,
-    "no_tickets": 422,
-    "bad_channel": 422,
-    "wrong_device": 403,
-}
 
 
 class DeviceAuth(HttpBearer):
@@ -53,8 +43,75 @@ api = NinjaAPI(
     docs_url=None,  # the Swagger page loads its assets from a CDN; casino back offices are often offline
     auth=DeviceAuth(),
     description="For eHost kiosks, the mobile app and the gaming-system feed. Authenticate with "
-    "`Authorization: Bearer <device token>` (manage.py create_device_token).",
+    "`Authorization: Bearer <device token>` (manage.py create_device_token).\n\n"
+    'Every error answer is JSON `{"code", "detail"}` (schema `Problem`): `code` is stable, for '
+    "programs; `detail` is a sentence for people and echoes at most a short prefix of the request. "
+    "Each operation lists the codes it can answer. Whatever the address under `/api/`: a method a "
+    "path does not offer answers 405 `method_not_allowed` (with an `Allow` header), an unknown "
+    "address 404 `not_found`, a body over the size limit 413 `payload_too_large`, and a fault on "
+    "our side 500 `server_error`.",
 )
+
+# What each refusal code means, for the descriptions of the answers in the OpenAPI document.
+MEANINGS = {
+    "bad_request": "a field is missing, unknown, of the wrong type or out of range (nothing was looked up)",
+    "bad_json": "the body is not JSON",
+    "unauthorized": "missing, unknown or revoked device token",
+    "payload_too_large": "the body is over the size limit",
+    "server_error": "a fault on our side; it is logged and nothing was changed",
+    "unknown_card": "no member has this card number",
+    "unknown_draw": "there is no draw with this id",
+    "wrong_device": "this kind of device may not do this",
+    "wrong_property": "the device belongs to another property than the draw",
+    "not_active_on_floor": "the app activates only while the feed reports the member playing at the draw's "
+    "property, within PLAYING_FRESH_MINUTES",
+    "not_eligible": "the member may not enter this draw (the reason is for the Rewards desk, not the floor)",
+    "window_closed": "the draw is not taking tickets now",
+    "already_activated": "the member already activated for this draw",
+    "no_tickets": "the member has no tickets for this draw",
+    "bad_channel": "the channel sent is not the one this device's token activates as",
+}
+STATUS_BY_CODE = {
+    "unknown_card": 404,
+    "unknown_draw": 404,
+    "not_eligible": 403,
+    "wrong_property": 403,
+    "not_active_on_floor": 403,
+    "window_closed": 409,
+    "already_activated": 409,
+    "no_tickets": 422,
+    "bad_channel": 422,
+    "wrong_device": 403,
+}
+# Where each name of MEANINGS answers: (status, code). "bad_json" is the 400 flavour of "bad_request".
+ANSWERS = {
+    **{code: (status, code) for code, status in STATUS_BY_CODE.items()},
+    "bad_json": (400, "bad_request"),
+    "bad_request": (422, "bad_request"),
+    "unauthorized": (401, "unauthorized"),
+    "payload_too_large": (413, "payload_too_large"),
+    "server_error": (500, "server_error"),
+}
+# What every operation can answer whatever it does.
+EVERY_OPERATION = ("unauthorized", "payload_too_large", "server_error")
+
+
+class Problem(Schema):
+    code: str = Field(description="Stable, for programs: each answer's description lists its codes.")
+    detail: str = Field(description="For people; never more than a short prefix of what was sent.")
+
+
+def documented(success: dict[int, Any], *names: str) -> dict[str, Any]:
+    """`response` and `openapi_extra` for an operation: its success and each error status it can
+    answer, described by the codes behind it, so that the document says what the API does."""
+    by_status: dict[int, list[str]] = {}
+    for name in (*names, *EVERY_OPERATION):
+        status, code = ANSWERS[name]
+        by_status.setdefault(status, []).append(f"`{code}`: {MEANINGS[name]}")
+    return {
+        "response": {**success, **dict.fromkeys(by_status, Problem)},
+        "openapi_extra": {"responses": {s: {"description": "; ".join(d)} for s, d in by_status.items()}},
+    }
 
 
 def _error(request, code: str, detail: str, status: int):
@@ -76,17 +133,54 @@ def unauthorised(request, error):
     return _error(request, "unauthorized", "Missing, unknown or revoked device token.", 401)
 
 
+# What a valid value of each input field looks like, said instead of pydantic's wording.
+FIELD_RULES = {
+    "card_number": "must be 6 to 20 digits, as a string",
+    "draw_id": "must be a whole number from 1 (not a string or true/false)",
+    "channel": 'must be "ehost" or "app", or left out',
+    "playing": "must be true or false",
+}
+
+
+def _problem_text(error: dict) -> str:
+    # The location without its source ("body", "path") or the body's parameter name; its parts
+    # are client keys, so clipped like any input.
+    loc = [str(part) for part in error.get("loc", ())[1:]]
+    if loc and loc[0] == "payload":
+        loc = loc[1:]
+    where = ".".join(clip(part, 20) for part in loc) or "body"
+    kind = error.get("type", "")
+    if kind == "missing":
+        return f"{where}: required"
+    if kind == "extra_forbidden":
+        return f"{where}: not a field of this request"
+    if where in FIELD_RULES:
+        return f"{where}: {FIELD_RULES[where]}"
+    if where == "body":
+        return "body: must be a JSON object"
+    return f"{where}: {clip(error.get('msg', 'not valid'), 80)}"
+
+
 @api.exception_handler(ValidationError)
 def bad_request(request, error: ValidationError):
-    problems = "; ".join(
-        f"{'.'.join(str(p) for p in e.get('loc', [])[1:]) or 'body'}: {e.get('msg')}" for e in error.errors
-    )
-    return _error(request, "bad_request", f"The request is not valid: {problems}", 422)
+    problems = [_problem_text(e) for e in error.errors[:3]]
+    if len(error.errors) > 3:
+        problems.append(f"and {len(error.errors) - 3} more")
+    return _error(request, "bad_request", f"The request is not valid: {'; '.join(problems)}.", 422)
 
 
 @api.exception_handler(HttpError)
 def http_error(request, error: HttpError):
-    return _error(request, "bad_request", str(error), error.status_code)
+    if error.status_code == 400:
+        # ninja's "Cannot parse request body" (with the parser's words in DEBUG)
+        return _error(request, "bad_request", "The request body is not valid JSON.", 400)
+    code, detail = DEFAULT_PROBLEM.get(error.status_code, ("bad_request", clip(error, 80)))
+    return _error(request, code, detail, error.status_code)
+
+
+@api.exception_handler(Http404)
+def not_found(request, error):
+    return _error(request, *DEFAULT_PROBLEM[404], 404)
 
 
 class Breakdown(Schema):
@@ -141,25 +235,36 @@ class OpenDraw(Schema):
     activation: Receipt | None
 
 
+# Card numbers are issued and imported as 6 to 20 digits (members/imports.py): anything else is
+# refused before a lookup, and never echoed.
+CardNumber = Annotated[
+    StrictStr, Field(pattern=r"^[0-9]{6,20}$", min_length=6, max_length=20, description="6 to 20 digits")
+]
+# BigAutoField's range: a larger id is refused, not sent to the database.
+DrawId = Annotated[StrictInt, Field(ge=1, le=2**63 - 1)]
+
+
 class ActivationIn(Schema):
-    card_number: str
-    draw_id: int
-    channel: Channel | None = None  # optional: the device's kind decides it
+    # A misspelt field is refused rather than ignored.
+    model_config = ConfigDict(extra="forbid")
+
+    card_number: CardNumber
+    draw_id: DrawId
+    # Optional: the token's kind decides the channel; sent, it must agree. The desk activates only
+    # from its own pages, so no token ever activates as "desk" and the document does not offer it.
+    channel: Literal["ehost", "app"] | None = None
 
 
 class ActivityIn(Schema):
-    playing: bool
+    model_config = ConfigDict(extra="forbid")
+
+    playing: StrictBool
 
 
 class ActivityOut(Schema):
     card_number: str
     playing: bool
     updated_at: dt.datetime
-
-
-class Problem(Schema):
-    code: str
-    detail: str
 
 
 def _member(card_number: str) -> Member:
@@ -174,8 +279,8 @@ def _actor(request) -> Actor:
     return Actor(label=f"device:{device.property.code}:{device.name}", ip=client_ip(request))
 
 
-@api.get("/members/{card_number}/draws", response={200: list[OpenDraw], 401: Problem, 404: Problem})
-def open_draws(request, card_number: str):
+@api.get("/members/{card_number}/draws", **documented({200: list[OpenDraw]}, "bad_request", "unknown_card"))
+def open_draws(request, card_number: CardNumber):
     """The draws at this device's property whose ticket window is open now, with the member's
     tickets available (or why none) and any activation already made."""
     member = _member(card_number)
@@ -196,7 +301,24 @@ def open_draws(request, card_number: str):
     return rows
 
 
-@api.post("/activations", response={201: Receipt, 401: Problem, 403: Problem, 404: Problem, 409: Problem, 422: Problem})
+@api.post(
+    "/activations",
+    **documented(
+        {201: Receipt},
+        "bad_json",
+        "bad_request",
+        "bad_channel",
+        "no_tickets",
+        "wrong_device",
+        "wrong_property",
+        "not_active_on_floor",
+        "not_eligible",
+        "unknown_card",
+        "unknown_draw",
+        "window_closed",
+        "already_activated",
+    ),
+)
 def activate(request, payload: ActivationIn):
     """Activate the member's tickets for one draw; answers with the receipt to print.
     An eHost activates as "ehost", the app gateway as "app" (which requires the member to be
@@ -219,12 +341,19 @@ def activate(request, payload: ActivationIn):
     return Status(201, Receipt.of(activation))
 
 
-@api.put("/members/{card_number}/activity", response={200: ActivityOut, 401: Problem, 403: Problem, 404: Problem})
-def activity(request, card_number: str, payload: ActivityIn):
-    """The gaming-system feed: is the member actively playing on slots or tables now?"""
-    if request.auth.kind != DeviceKind.FEED:
+@api.put(
+    "/members/{card_number}/activity",
+    **documented({200: ActivityOut}, "bad_json", "bad_request", "wrong_device", "unknown_card"),
+)
+def activity(request, card_number: CardNumber, payload: ActivityIn):
+    """The gaming-system feed: is the member actively playing on slots or tables now, at this
+    feed's property? The app may then activate for that property's draws only."""
+    device: DeviceToken = request.auth
+    if device.kind != DeviceKind.FEED:
         raise DomainError("Only the gaming-system feed may report who is playing.", code="wrong_device")
-    member = member_set_playing(actor=_actor(request), member=_member(card_number), playing=payload.playing)
+    member = member_set_playing(
+        actor=_actor(request), member=_member(card_number), playing=payload.playing, prop=device.property
+    )
     return ActivityOut(card_number=member.card_number, playing=member.playing_now, updated_at=member.playing_updated_at)
 
 

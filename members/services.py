@@ -411,15 +411,22 @@ def _import_job_finish(
     )
 
 
-def member_set_playing(*, actor: Actor, member: Member, playing: bool) -> Member:
-    """The gaming-system feed's "actively playing now" flag, which app activation requires."""
+def member_set_playing(*, actor: Actor, member: Member, playing: bool, prop: Property) -> Member:
+    """The gaming-system feed's "actively playing now" flag, which app activation requires, and
+    the property whose feed reported it: play at one casino does not open another's draws."""
     with transaction.atomic():
-        changed = member.playing_now != playing
+        changed = member.playing_now != playing or member.playing_property_id != prop.pk
         member.playing_now = playing
+        member.playing_property = prop
         member.playing_updated_at = timezone.now()  # a repeated "still playing" keeps it fresh
-        member.save(update_fields=["playing_now", "playing_updated_at"])
+        member.save(update_fields=["playing_now", "playing_updated_at", "playing_property"])
         if changed:
-            audit_log(actor=actor, action="member.activity_changed", obj=member, data={"playing": playing})
+            audit_log(
+                actor=actor,
+                action="member.activity_changed",
+                obj=member,
+                data={"playing": playing, "property": prop.code},
+            )
     return member
 
 

@@ -124,8 +124,8 @@ def test_activation_after_the_window_is_a_conflict(ehost, draw, member):
     assert (response.status_code, response.json()["code"]) == (409, "window_closed")
 
 
-def token_client(reference_data, name: str, kind: str) -> Client:
-    prop = reference_data["properties"]["GRC"]
+def token_client(reference_data, name: str, kind: str, prop: str = "GRC") -> Client:
+    prop = reference_data["properties"][prop]
     _, token = device_token_create(actor=Actor.system("t"), prop=prop, name=name, kind=kind)
     return Client(headers={"Authorization": f"Bearer {token}"})
 
@@ -148,6 +148,52 @@ def test_playing_reported_long_ago_does_not_let_the_app_in(reference_data, draw,
         feed.put("/api/v1/members/5000000001/activity", {"playing": True}, content_type="application/json")
     with time_machine.travel(IN_WINDOW, tick=False):
         refused = post(app, {"card_number": "5000000001", "draw_id": draw.pk})
+    assert (refused.status_code, refused.json()["code"]) == (403, "not_active_on_floor")
+
+
+def report_playing(feed: Client, card: str = "5000000001"):
+    response = feed.put(f"/api/v1/members/{card}/activity", {"playing": True}, content_type="application/json")
+    assert response.status_code == 200
+    return response
+
+
+@time_machine.travel(IN_WINDOW, tick=False)
+def test_play_reported_by_another_propertys_feed_does_not_let_the_app_in(reference_data, draw, member):
+    report_playing(token_client(reference_data, "gh-feed", "feed", prop="GH"))
+    refused = post(token_client(reference_data, "grc-app", "app"), {"card_number": "5000000001", "draw_id": draw.pk})
+    assert (refused.status_code, refused.json()["code"]) == (403, "not_active_on_floor")
+    assert refused.json()["detail"] == (
+        "The app accepts entries only while the member is actively playing at Gold Reef City."
+    )
+    assert not Activation.objects.exists()
+
+
+@time_machine.travel(IN_WINDOW, tick=False)
+def test_play_reported_by_the_draws_own_property_lets_the_app_in(reference_data, draw, member):
+    report_playing(token_client(reference_data, "grc-feed", "feed"))
+    created = post(token_client(reference_data, "grc-app", "app"), {"card_number": "5000000001", "draw_id": draw.pk})
+    assert created.status_code == 201 and created.json()["channel"] == "app"
+    event = AuditEvent.objects.get(action="member.activity_changed")
+    assert event.data == {"playing": True, "property": "GRC"}
+
+
+@time_machine.travel(IN_WINDOW, tick=False)
+def test_a_member_who_moves_to_another_casino_no_longer_plays_at_the_first(reference_data, draw, member):
+    report_playing(token_client(reference_data, "grc-feed", "feed"))
+    report_playing(token_client(reference_data, "gh-feed", "feed", prop="GH"))
+    refused = post(token_client(reference_data, "grc-app", "app"), {"card_number": "5000000001", "draw_id": draw.pk})
+    assert (refused.status_code, refused.json()["code"]) == (403, "not_active_on_floor")
+    assert AuditEvent.objects.filter(action="member.activity_changed").count() == 2
+
+
+def test_a_stale_report_from_the_draws_own_property_does_not_let_the_app_in(reference_data, draw, member, settings):
+    settings.PLAYING_FRESH_MINUTES = 10
+    with time_machine.travel(IN_WINDOW - dt.timedelta(minutes=10, seconds=1), tick=False):
+        report_playing(token_client(reference_data, "grc-feed", "feed"))
+    with time_machine.travel(IN_WINDOW, tick=False):
+        refused = post(
+            token_client(reference_data, "grc-app", "app"), {"card_number": "5000000001", "draw_id": draw.pk}
+        )
     assert (refused.status_code, refused.json()["code"]) == (403, "not_active_on_floor")
 
 
