@@ -31,7 +31,13 @@ def _production_setting(expression: str, **env) -> str:
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("SECURE_", "APP_ENV"))}
     result = subprocess.run(
         [sys.executable, "-c", f"import config.settings as s; print({expression})"],
-        env={**clean, "SECRET_KEY": "x" * 50, "ALLOWED_HOSTS": "desk.example.co.za", **env},
+        env={
+            **clean,
+            "SECRET_KEY": "x" * 50,
+            "ALLOWED_HOSTS": "desk.example.co.za",
+            "DATABASE_URL": "postgres://x@127.0.0.1/x",  # production refuses to start without one
+            **env,
+        },
         capture_output=True,
         text=True,
         cwd=settings.BASE_DIR,
