@@ -72,6 +72,7 @@ def _project_url_names(resolver=None, namespace=""):
 def objects(db, reference_data, user_for):
     import datetime as dt
 
+    import time_machine
     from django.utils import timezone
 
     from core.audit import Actor
@@ -80,23 +81,26 @@ def objects(db, reference_data, user_for):
     from members.tests.factories import ExclusionFactory, MemberFactory, PointsEntryFactory
     from promotions.tests.factories import make_draw, make_series
 
-    member = MemberFactory(card_number="6000000001")
-    PointsEntryFactory(member=member, points=500)
-    draw = make_draw(
-        make_series(windows=[{"day": -1, "open": "00:00", "close_before": 5}]), timezone.now() + dt.timedelta(hours=2)
-    )
-    activation = activation_create(
-        actor=Actor.system("test"), draw_id=draw.pk, card_number="6000000001", channel="ehost"
-    )
-    return {
-        "member": member,
-        "draw": draw,
-        "series": draw.series,
-        "activation": activation,
-        "job": ImportJob.objects.create(kind="points", original_name="p.csv", file="imports/p.csv"),
-        "exclusion": ExclusionFactory(recorded_by=user_for(PROMOTIONS_MANAGER)),
-        "actor": Actor.system("test"),
-    }
+    # Pinned for the whole test: the draw must fall inside the test promotion's dates (2025 to 2027).
+    with time_machine.travel(dt.datetime(2026, 3, 4, 10, 0, tzinfo=dt.timezone(dt.timedelta(hours=2))), tick=False):
+        member = MemberFactory(card_number="6000000001")
+        PointsEntryFactory(member=member, points=500)
+        draw = make_draw(
+            make_series(windows=[{"day": -1, "open": "00:00", "close_before": 5}]),
+            timezone.now() + dt.timedelta(hours=2),
+        )
+        activation = activation_create(
+            actor=Actor.system("test"), draw_id=draw.pk, card_number="6000000001", channel="ehost"
+        )
+        yield {
+            "member": member,
+            "draw": draw,
+            "series": draw.series,
+            "activation": activation,
+            "job": ImportJob.objects.create(kind="points", original_name="p.csv", file="imports/p.csv"),
+            "exclusion": ExclusionFactory(recorded_by=user_for(PROMOTIONS_MANAGER)),
+            "actor": Actor.system("test"),
+        }
 
 
 def test_every_url_is_in_the_matrix():
