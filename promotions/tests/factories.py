@@ -21,7 +21,7 @@ def make_series(
         defaults={
             "name": "Test promotion",
             "starts_on": "2025-01-01",
-            "ends_on": "2027-12-31",
+            "ends_on": "2099-12-31",  # far ahead: tests that schedule near now() work in any year
             "status": PromotionStatus.PUBLISHED,
         },
     )
