@@ -198,7 +198,7 @@ def test_rescheduling_a_week_does_not_bring_back_a_moved_draw(manager, reference
     assert Draw.objects.filter(series=series).count() == 2
 
 
-# Pinned: the draw must fall inside the test promotion's dates (make_series: 2025 to 2027).
+# Pinned: the draw must fall inside the test promotion's dates (make_series: 2025 to 2099).
 @time_machine.travel(dt.datetime(2026, 3, 4, 10, 0, tzinfo=SAST), tick=False)
 def test_a_series_with_tickets_out_for_an_open_draw_cannot_change_its_rule(manager, reference_data):
     from core.audit import Actor
