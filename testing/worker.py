@@ -15,10 +15,14 @@ fixture is that module's own, so each module that uses it starts, and stops, its
     def test_something(celery_worker):
         some_task.delay()
         celery_worker.wait_for(lambda: ..., "the task to finish")
+
+A test that needs another worker on the same queue (to stand in for a restarted one after
+`celery_worker.kill()`) starts it with `worker_start(...)` and stops it with `worker.stop()`.
 """
 
 import contextlib
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -31,6 +35,7 @@ from urllib.parse import quote
 
 import pytest
 import redis
+from celery import _state as celery_state
 from django.conf import settings
 from django.db import connection
 from django.test import override_settings
@@ -62,6 +67,17 @@ class Worker:
             return f"(no worker log: {error})"
         return "\n".join(text.splitlines()[-lines:])
 
+    def kill(self) -> None:
+        """SIGKILL to the worker's whole process group (the main process and any pool child),
+        as `kill -9` or the OOM killer would: no shutdown, no task acknowledged or requeued."""
+        # Started in a session of its own, so this group is the worker's and never pytest's.
+        assert os.getpgid(self.process.pid) == self.process.pid, "the worker does not lead its own process group"
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=STOP_TIMEOUT)
+
+    def stop(self) -> None:
+        _stop(self.process)
+
     def wait_for(self, probe: Callable[[], T], what: str, timeout: float = WAIT_TIMEOUT, interval: float = 0.1) -> T:
         """Call `probe` until it returns something truthy and return that; fail after `timeout` s."""
         deadline = time.monotonic() + timeout
@@ -91,6 +107,14 @@ def _database_url(settings_dict: dict) -> str:
     return f"postgres://{credentials}{host}:{port}/{quote(settings_dict['NAME'], safe='')}"
 
 
+def _drop_pool() -> None:
+    """Drop the connection pool bound to the previous broker. app.close() does that, but also
+    takes the app off Celery's list of live apps: a @shared_task module imported after that
+    (members.tasks, first imported by a view during a test) would never reach app.tasks."""
+    celery_app.close()
+    celery_state._register_app(celery_app)
+
+
 @contextlib.contextmanager
 def _sending_to(queue: str) -> Iterator[None]:
     """Send this process's tasks (and control messages) to the test broker and queue."""
@@ -101,7 +125,7 @@ def _sending_to(queue: str) -> Iterator[None]:
         "task_default_queue": conf.task_default_queue,
     }
     saved_env = os.environ.get("CELERY_BROKER_URL")  # Celery prefers it over conf.broker_url
-    celery_app.close()  # drop connection pools bound to the previous broker
+    _drop_pool()
     os.environ["CELERY_BROKER_URL"] = REDIS_URL
     conf.broker_url = REDIS_URL
     conf.broker_transport_options = {"visibility_timeout": 3600}
@@ -109,7 +133,7 @@ def _sending_to(queue: str) -> Iterator[None]:
     try:
         yield
     finally:
-        celery_app.close()
+        _drop_pool()
         for key, value in saved.items():
             setattr(conf, key, value)
         if saved_env is None:
@@ -129,17 +153,13 @@ def _stop(process: subprocess.Popen) -> None:
         process.wait(timeout=STOP_TIMEOUT)
 
 
-@pytest.fixture(scope="module", name="celery_worker_process")
-def celery_worker_process_fixture(django_db_setup, tmp_path_factory) -> Iterator[Worker]:
-    """One `celery -A config worker` per test module, on the test database and Redis db 14."""
-    redis.Redis.from_url(REDIS_URL).flushdb()
+def worker_start(*, folder: Path, queue: str, media_root: Path) -> Worker:
+    """Start `celery -A config worker` on the test database, Redis and `queue`, with the uploads
+    under `media_root`, and wait until it answers a ping. It runs in a process group of its
+    own (see Worker.kill); its log goes to `folder`."""
     tag = uuid.uuid4().hex[:10]
-    folder = tmp_path_factory.mktemp("celery-worker")
-    media_root = folder / "media"
-    media_root.mkdir()
     database_url = _database_url(connection.settings_dict)  # the test database, set up by now
     hostname = f"pytest-{tag}@localhost"
-    queue = f"pytest-{tag}"
     env = {
         **os.environ,
         "APP_ENV": "test",
@@ -167,10 +187,15 @@ def celery_worker_process_fixture(django_db_setup, tmp_path_factory) -> Iterator
         f"--hostname={hostname}",
         f"--queues={queue}",
     ]
-    log_path = folder / "worker.log"
+    log_path = folder / f"worker-{tag}.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(  # noqa: S603 (our own venv's celery, fixed arguments)
-            command, cwd=settings.BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT
+            command,
+            cwd=settings.BASE_DIR,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
     worker = Worker(process, hostname, queue, log_path, media_root, database_url)
     try:
@@ -181,9 +206,26 @@ def celery_worker_process_fixture(django_db_setup, tmp_path_factory) -> Iterator
                 timeout=START_TIMEOUT,
                 interval=0.2,
             )
-        yield worker
-    finally:
+    except BaseException:
         _stop(process)
+        raise
+    return worker
+
+
+@pytest.fixture(scope="module", name="celery_worker_process")
+def celery_worker_process_fixture(django_db_setup, tmp_path_factory) -> Iterator[Worker]:
+    """One `celery -A config worker` per test module, on the test database and Redis db 14."""
+    redis.Redis.from_url(REDIS_URL).flushdb()
+    folder = tmp_path_factory.mktemp("celery-worker")
+    media_root = folder / "media"
+    media_root.mkdir()
+    try:
+        worker = worker_start(folder=folder, queue=f"pytest-{uuid.uuid4().hex[:10]}", media_root=media_root)
+        try:
+            yield worker
+        finally:
+            worker.stop()
+    finally:
         redis.Redis.from_url(REDIS_URL).flushdb()
 
 
