@@ -138,6 +138,7 @@ def tokens(reference_data):
     return {kind: token(kind) for kind in ("ehost", "app", "feed")}
 
 
+@pytest.mark.slow  # pinned to IN_WINDOW: the hour of the run changes nothing
 @pytest.mark.parametrize("endpoint", list(ENDPOINTS))
 @time_machine.travel(IN_WINDOW, tick=False)
 @FUZZ

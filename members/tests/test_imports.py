@@ -250,6 +250,7 @@ def _run_child(*args: str) -> tuple[str, int]:
     return result.stdout, int(result.stdout.rsplit("MAXRSS_KB", 1)[1])
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_a_50_mb_points_file_streams_in_bounded_memory_and_reports_its_bad_row(reference_data, tmp_path):
     """Half a million rows with one bad row near the end: rejected whole, memory bounded."""
