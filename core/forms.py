@@ -52,6 +52,15 @@ class GuardedForm(forms.Form):
         guard_text_fields(self)
 
 
+class GuardedModelForm(forms.ModelForm):
+    """A ModelForm whose text fields are guarded from the start (see GuardedForm): views that
+    validate it before submit() must not miss the guard."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        guard_text_fields(self)
+
+
 def guard_text_fields(form: forms.BaseForm) -> None:
     """Put refuse_unsafe_text() first on every text field of `form` (for ModelForms too), in place
     of Django's own NUL check, so the clerk reads one message."""

@@ -4,7 +4,7 @@ from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils import timezone
 
-from core.forms import DATE_MAX, DATE_MIN, DATE_OUT_OF_RANGE, BoundedDateField
+from core.forms import DATE_MAX, DATE_MIN, DATE_OUT_OF_RANGE, BoundedDateField, BoundedDateTimeField, GuardedModelForm
 from members.models import Tier
 from promotions.models import DrawSeries, EarningRule, Promotion
 from promotions.rules import (
@@ -29,7 +29,7 @@ WEEKDAYS = [
 ]
 
 
-class PromotionForm(forms.ModelForm):
+class PromotionForm(GuardedModelForm):
     class Meta:
         model = Promotion
         fields = ["code", "name", "properties", "starts_on", "ends_on", "status", "rules_text"]
@@ -49,7 +49,7 @@ def _whole_field(label: str, low: int, high: int) -> forms.IntegerField:
     )
 
 
-class SeriesForm(forms.ModelForm):
+class SeriesForm(GuardedModelForm):
     """The series, with its ticket windows as rows of (day, opens, closes or minutes before the
     draw) instead of typed JSON; the stored list keeps its shape (promotions.rules.WindowSpec)."""
 
@@ -166,7 +166,7 @@ class SeriesForm(forms.ModelForm):
         return data
 
 
-class EarningRuleForm(forms.ModelForm):
+class EarningRuleForm(GuardedModelForm):
     """The earning rule, with a whole-number input per tier (points per ticket, free tickets,
     cap) and per weekday and tier (free tickets by the weekday of activation) instead of typed
     JSON. Empty inputs are "not set"; the stored JSON keeps its shape ({"QUEEN": 10},
@@ -197,6 +197,7 @@ class EarningRuleForm(forms.ModelForm):
             "equal_opportunity_tickets",
             "assumptions",
         ]
+        field_classes = {"fixed_start": BoundedDateTimeField, "fixed_end": BoundedDateTimeField}
         widgets = {
             "fixed_start": forms.DateTimeInput(attrs={"type": "datetime-local"}),
             "fixed_end": forms.DateTimeInput(attrs={"type": "datetime-local"}),

@@ -5,6 +5,7 @@ from django.db import transaction
 
 from core.audit import Actor, audit_log, text_change, text_sha256
 from core.errors import DomainError
+from core.forms import DATE_MAX, DATE_MIN
 from members.models import Tier
 from promotions.models import DrawSeries, EarningRule, PeriodKind, Promotion
 from promotions.rules import RULE_FIELDS, rule_values_validate, windows_parse
@@ -65,6 +66,10 @@ def validate_rule(rule: EarningRule) -> None:
         raise DomainError("A fixed earning period needs its start.", code="bad_rule")
     if rule.fixed_start and rule.fixed_end and rule.fixed_end <= rule.fixed_start:
         raise DomainError("The earning period must end after it starts.", code="bad_rule")
+    for moment in (rule.fixed_start, rule.fixed_end):
+        # A year-1 date stored in UTC is BC, which the database driver cannot read back.
+        if moment is not None and not DATE_MIN <= moment.date() <= DATE_MAX:
+            raise DomainError("The earning period must lie between the years 1900 and 2100.", code="bad_rule")
     if rule.equal_opportunity_tickets is None and not (
         rule.points_per_ticket
         or rule.points_per_ticket_by_tier
@@ -85,10 +90,13 @@ def series_save(*, actor: Actor, series: DrawSeries, eligible_tiers, desk_tiers,
     validate_rule(rule)
     if not eligible_tiers:
         raise DomainError("Choose at least one eligible tier.", code="no_tiers")
-    refusal = series.promotion.property_refusal(series.property)
-    if refusal:
-        raise DomainError(refusal, code="outside_promotion")
     with transaction.atomic():
+        # Under the promotion's lock, as promotion_save takes it: a property cannot be dropped
+        # from the promotion between this check and the save.
+        promotion = Promotion.objects.select_for_update().get(pk=series.promotion_id)
+        refusal = promotion.property_refusal(series.property)
+        if refusal:
+            raise DomainError(refusal, code="outside_promotion")
         # Checked under the lock activation takes (the draw row), so no activation can land
         # between this check and the new rule: members who activated earlier would hold
         # tickets counted under another rule.
@@ -98,7 +106,28 @@ def series_save(*, actor: Actor, series: DrawSeries, eligible_tiers, desk_tiers,
                 "change the rule once that draw's window has closed.",
                 code="series_live",
             )
-        changes = _changes(series, ["name", "method", "winners_per_draw", "win_once_scope", "ticket_windows"])
+        changes = _changes(
+            series,
+            [
+                "code",
+                "name",
+                "property_id",
+                "method",
+                "winners_per_draw",
+                "win_once_scope",
+                "schedule_text",
+                "ticket_windows",
+                "proxies_open",
+                "proxies_close_minutes",
+            ],
+        )
+        if "property_id" in changes and series.draws.exclude(status=series.draws.model.CANCELLED_STATUS).exists():
+            # Each draw keeps the property it was scheduled at; moving the series would split them.
+            raise DomainError(
+                "This series already has draws at its property: cancel them, or start a new series "
+                "for the other property.",
+                code="series_has_draws",
+            )
         series.save()
         series.eligible_tiers.set(eligible_tiers)
         series.desk_assisted_tiers.set(desk_tiers)
@@ -109,6 +138,11 @@ def series_save(*, actor: Actor, series: DrawSeries, eligible_tiers, desk_tiers,
             actor=actor,
             action="series.created" if creating else "series.updated",
             obj=series,
-            data={"changes": changes, "rule_changes": rule_changes, "tiers": sorted(t.code for t in eligible_tiers)},
+            data={
+                "changes": changes,
+                "rule_changes": rule_changes,
+                "tiers": sorted(t.code for t in eligible_tiers),
+                "desk_tiers": sorted(t.code for t in desk_tiers),
+            },
         )
     return series

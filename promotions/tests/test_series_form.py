@@ -130,3 +130,19 @@ def test_mistakes_in_both_the_series_and_its_rule_are_shown_together(manager, re
     assert response.status_code == 200
     assert page.count("Enter a whole number.") == 2
     assert not DrawSeries.objects.exists()
+
+
+@pytest.mark.parametrize(("field", "typed"), [("series-name", "Cash\ufffd draw"), ("rule-assumptions", "a\x00b")])
+def test_broken_characters_are_refused_on_the_series_page_too(manager, reference_data, promotion, field, typed):
+    response = post(manager, promotion, reference_data, **{field: typed})
+    assert response.status_code == 200
+    assert not DrawSeries.objects.exists()
+
+
+def test_a_fixed_period_in_year_one_is_a_form_error(manager, reference_data, promotion):
+    response = post(
+        manager, promotion, reference_data, **{"rule-period_kind": "fixed", "rule-fixed_start": "0001-01-01T00:30"}
+    )
+    assert response.status_code == 200
+    assert "Enter a date between 1900 and 2100." in response.content.decode()
+    assert not DrawSeries.objects.exists()

@@ -100,3 +100,56 @@ def test_it_refuses_a_series_at_a_property_the_promotion_does_not_run_at(promoti
         "Turn Up the Heat runs at Gold Reef City, not at Golden Horse: add the property to the promotion first."
     )
     assert not DrawSeries.objects.exists()
+
+
+@pytest.mark.parametrize("start", ["0001-01-01T00:30:00+02:00", "9999-12-31T23:00:00+02:00"])
+def test_it_refuses_a_fixed_period_the_database_could_not_read_back(promotion, start):
+    import datetime as dt
+
+    with pytest.raises(DomainError, match="between the years 1900 and 2100") as caught:
+        save(promotion, period_kind="fixed", fixed_start=dt.datetime.fromisoformat(start))
+    assert caught.value.code == "bad_rule"
+    assert not DrawSeries.objects.exists()
+
+
+def test_moving_a_series_with_draws_to_another_property_is_refused(promotion, reference_data):
+    import datetime as dt
+
+    from draws.services import draw_schedule
+
+    promotion.properties.add(reference_data["properties"]["GH"])
+    series = save(promotion)
+    draw_schedule(
+        actor=Actor.system("test"),
+        series=series,
+        scheduled_at=dt.datetime(2025, 10, 15, 13, 0, tzinfo=dt.timezone(dt.timedelta(hours=2))),
+        allow_past=True,
+    )
+    series.property = Property.objects.get(code="GH")
+    with pytest.raises(DomainError) as caught:
+        series_save(
+            actor=Actor.system("test"),
+            series=series,
+            eligible_tiers=list(Tier.objects.all()),
+            desk_tiers=[],
+            rule=series.rule,
+        )
+    assert caught.value.code == "series_has_draws"
+    assert DrawSeries.objects.get(pk=series.pk).property.code == "GRC"
+
+
+def test_the_audit_event_names_every_setting_that_changed(promotion):
+    from core.models import AuditEvent
+
+    series = save(promotion)
+    series.proxies_close_minutes = 0
+    series_save(
+        actor=Actor.system("test"),
+        series=series,
+        eligible_tiers=list(Tier.objects.all()),
+        desk_tiers=list(Tier.objects.filter(code="ACE")),
+        rule=series.rule,
+    )
+    event = AuditEvent.objects.get(action="series.updated")
+    assert event.data["changes"] == {"proxies_close_minutes": ["15", "0"]}
+    assert event.data["desk_tiers"] == ["ACE"]
