@@ -70,6 +70,8 @@ MEANINGS = {
     "already_activated": "the member already activated for this draw",
     "no_tickets": "the member has no tickets for this draw",
     "bad_channel": "the channel sent is not the one this device's token activates as",
+    "rule_changed": "the draw's earning rule changed while the tickets were counted; send the request again",
+    "rule_unreadable": "the draw's earning rule cannot be read; the promotions manager must fix it",
 }
 STATUS_BY_CODE = {
     "unknown_card": 404,
@@ -82,6 +84,8 @@ STATUS_BY_CODE = {
     "no_tickets": 422,
     "bad_channel": 422,
     "wrong_device": 403,
+    "rule_changed": 409,
+    "rule_unreadable": 409,
 }
 # Where each name of MEANINGS answers: (status, code). "bad_json" is the 400 flavour of "bad_request".
 ANSWERS = {
@@ -317,6 +321,8 @@ def open_draws(request, card_number: CardNumber):
         "unknown_draw",
         "window_closed",
         "already_activated",
+        "rule_changed",
+        "rule_unreadable",
     ),
 )
 def activate(request, payload: ActivationIn):

@@ -16,6 +16,7 @@ from core.audit import Actor
 from draws.services import device_token_create
 from draws.tests.test_api import DRAW_AT, IN_WINDOW, draw, member  # noqa: F401 (fixtures)
 from members.tests.factories import ExclusionFactory, MemberFactory
+from promotions.models import EarningRule
 
 pytestmark = pytest.mark.django_db
 
@@ -81,6 +82,16 @@ class Api:
         ExclusionFactory(id_type=excluded.id_type, id_number=excluded.id_number)
         return self.activate(card="5000000003")
 
+    def rule_unreadable(self):
+        EarningRule.objects.filter(series=self.draw.series).update(free_tickets_by_tier=[5])
+        return self.activate()
+
+    def rule_changed(self):
+        # Another manager saves the rule between the count and the draw lock.
+        fingerprints = iter([("before",), ("after",)])
+        self.monkeypatch.setattr("draws.services._rule_fingerprint", lambda draw: next(fingerprints))
+        return self.activate()
+
     def no_points(self):
         MemberFactory(card_number="5000000002")
         return self.activate(card="5000000002")
@@ -105,6 +116,8 @@ REPRESENTATIVE: dict[tuple[str, str, int, str], Callable[[Api], object]] = {
     ("post", ACTIVATIONS, 404, "unknown_draw"): lambda api: api.activate(draw_id=999_999_999),
     ("post", ACTIVATIONS, 409, "window_closed"): Api.window_closed,
     ("post", ACTIVATIONS, 409, "already_activated"): Api.already_activated,
+    ("post", ACTIVATIONS, 409, "rule_changed"): Api.rule_changed,
+    ("post", ACTIVATIONS, 409, "rule_unreadable"): Api.rule_unreadable,
     ("post", ACTIVATIONS, 413, "payload_too_large"): lambda api: api.too_large("POST", ACTIVATIONS),
     ("post", ACTIVATIONS, 422, "bad_request"): lambda api: api.activate(draw_id=True),
     ("post", ACTIVATIONS, 422, "no_tickets"): Api.no_points,
