@@ -147,8 +147,8 @@ def draw_move(
         DrawSeries.objects.select_for_update().get(pk=draw.series_id)  # as the scheduler does: one at a time
         if draw.series.draws.filter(scheduled_at=scheduled_at).exclude(pk=draw.pk).exists():
             raise DomainError(
-                f"{draw.series.name} already has a draw at {timezone.localtime(scheduled_at):%a %d %b %Y %H:%M}: "
-                "choose another time, or cancel that draw first.",
+                f"{draw.series.name} already has a draw at {timezone.localtime(scheduled_at):%a %d %b %Y %H:%M} "
+                "(a cancelled draw keeps its time on record): choose another time.",
                 code="time_taken",
             )
         _check_in_promotion(draw.series, scheduled_at)
@@ -315,11 +315,6 @@ def _check_can_activate(draw: Draw, member: Member, channel: str, device: Device
             f"This device belongs to {device.property.name}; {draw.name} is at {draw.property.name}.",
             code="wrong_property",
         )
-    if draw.method == DrawMethod.RAPS:
-        raise DomainError(
-            "RAPS sessions pick players who are actively playing; there are no tickets to activate.",
-            code="no_tickets",
-        )
     _check_open_and_not_activated(draw, member, now)
     fresh = member.playing_updated_at and now - member.playing_updated_at <= dt.timedelta(
         minutes=settings.PLAYING_FRESH_MINUTES
@@ -341,17 +336,29 @@ def _check_can_activate(draw: Draw, member: Member, channel: str, device: Device
             )
 
 
-def _check_open_and_not_activated(draw: Draw, member: Member, now) -> None:
-    """What another request can change between the first look and the lock."""
+def draw_tickets_refusal(draw: Draw, now: dt.datetime) -> DomainError | None:
+    """Why no one's tickets can be activated for this draw now (its method, its promotion, its
+    windows), or None. The draw page asks it before any card is swiped; activation asks it too."""
+    if draw.method == DrawMethod.RAPS:
+        return DomainError(
+            "RAPS sessions pick players who are actively playing; there are no tickets to activate.",
+            code="no_tickets",
+        )
     promotion = draw.series.promotion
     if promotion.status != PromotionStatus.PUBLISHED:
-        raise DomainError(
+        return DomainError(
             f"{promotion.name} is {promotion.get_status_display().lower()}, not published: its draws take no tickets.",
             code="window_closed",
         )
     refusal = draw.ticket_window_refusal(now)
+    return DomainError(refusal, code="window_closed") if refusal else None
+
+
+def _check_open_and_not_activated(draw: Draw, member: Member, now) -> None:
+    """What another request can change between the first look and the lock."""
+    refusal = draw_tickets_refusal(draw, now)
     if refusal:
-        raise DomainError(refusal, code="window_closed")
+        raise refusal
     existing = Activation.objects.filter(draw=draw, member=member).first()
     if existing:
         raise DomainError(
@@ -418,7 +425,10 @@ def draws_close_due(*, now: dt.datetime | None = None) -> int:
 
 # --- The draw page's standing (derived data, counted in the background) -------------------
 
-STANDING_MAX_AGE = dt.timedelta(minutes=10)  # recounted at least this often while tickets are out
+# Recounted after each points import, and at least this often while tickets are out (free
+# tickets by weekday and exclusions change with time). A million-member count takes seconds of
+# worker time, so not more often.
+STANDING_MAX_AGE = dt.timedelta(minutes=30)
 STANDING_REQUEUE_AFTER = dt.timedelta(minutes=5)  # a request lost with its worker is made again
 STANDING_HORIZON = dt.timedelta(days=7)  # draws further ahead are counted when asked for
 STANDING_TOP = 50

@@ -37,7 +37,11 @@ def draw_list(request):
         draws = draws.filter(scheduled_at__lt=now).order_by("-scheduled_at", "-id")
     else:
         draws = draws.order_by("-scheduled_at", "-id")
-    return render(request, "draws/list.html", {"draws": draws[:100], "when": when, "choices": DrawListFilter.WHEN})
+    desk = request.user.has_perm("draws.add_activation")
+    # Each row offers "Activate tickets" only when the desk could (the same check as the service).
+    rows = [(draw, _desk_refusal(draw, now) if desk else None) for draw in draws.prefetch_related("windows")[:100]]
+    context = {"rows": rows, "desk": desk, "when": when, "choices": DrawListFilter.WHEN}
+    return render(request, "draws/list.html", context)
 
 
 @permission_required("draws.view_draw", raise_exception=True)
@@ -128,11 +132,8 @@ def _rule_lines(draw: Draw, eligible_tiers) -> list[str]:
 
 def _desk_refusal(draw: Draw, now) -> str | None:
     """Why the desk cannot activate tickets for this draw now (before any card is swiped)."""
-    if draw.method == DrawMethod.RAPS:
-        return "RAPS sessions pick players who are actively playing; there are no tickets to activate."
-    if draw.series.promotion.status != PromotionStatus.PUBLISHED:
-        return f"{draw.series.promotion.name} is not published: its draws take no tickets."
-    return draw.ticket_window_refusal(now)
+    refusal = services.draw_tickets_refusal(draw, now)
+    return refusal.message if refusal else None
 
 
 @permission_required("draws.change_draw", raise_exception=True)

@@ -15,6 +15,11 @@ class TierAdmin(AuditedAdmin):
     list_display = ["rank", "code", "name"]
     audit_name = "tier"
 
+    def get_readonly_fields(self, request, obj=None):
+        # Earning rules and the imports name tiers by code: renaming one would silently change
+        # every rule that uses it. The name shown to people may change.
+        return ["code", "rank"] if obj is not None else []
+
 
 @admin.register(Member)
 class MemberAdmin(ReadOnlyAdmin):

@@ -414,6 +414,10 @@ def _import_job_finish(
 def member_set_playing(*, actor: Actor, member: Member, playing: bool, prop: Property) -> Member:
     """The gaming-system feed's "actively playing now" flag, which app activation requires, and
     the property whose feed reported it: play at one casino does not open another's draws."""
+    if not playing and member.playing_property_id not in (None, prop.pk):
+        # "Stopped" from a casino the member has already left says nothing about where they
+        # play now: it must not close the app at the casino they moved on to.
+        return member
     with transaction.atomic():
         changed = member.playing_now != playing or member.playing_property_id != prop.pk
         member.playing_now = playing

@@ -112,6 +112,15 @@ def test_renaming_a_tier_is_recorded_with_before_and_after(admin_client, referen
     assert (event.object_type, event.object_id, event.actor_label) == ("members.tier", str(tier.pk), "boss")
 
 
+def test_a_tiers_code_cannot_be_changed_because_rules_name_tiers_by_code(admin_client, reference_data):
+    tier = reference_data["tiers"]["ACE"]
+    admin_client.post(
+        reverse("admin:members_tier_change", args=[tier.pk]), {"rank": 99, "code": "SPADES", "name": "Ace"}
+    )
+    tier.refresh_from_db()
+    assert (tier.code, tier.rank) == ("ACE", 5)
+
+
 def test_renaming_a_property_is_recorded_with_before_and_after(admin_client, reference_data):
     grc = reference_data["properties"]["GRC"]
     admin_client.post(reverse("admin:members_property_change", args=[grc.pk]), {"code": "GRC2", "name": grc.name})

@@ -81,11 +81,11 @@ def test_a_points_import_after_the_count_makes_it_due_again(draw):
     assert draw_standings_refresh_due() == 1
 
 
-def test_a_count_older_than_ten_minutes_is_redone(draw):
+def test_a_count_older_than_thirty_minutes_is_redone(draw):
     draw_standing_refresh(draw_id=draw.pk, now=NOW)
-    with time_machine.travel(NOW + dt.timedelta(minutes=9, seconds=59), tick=False):
+    with time_machine.travel(NOW + dt.timedelta(minutes=29, seconds=59), tick=False):
         assert draw_standings_refresh_due() == 0
-    with time_machine.travel(NOW + dt.timedelta(minutes=10, seconds=1), tick=False):
+    with time_machine.travel(NOW + dt.timedelta(minutes=30, seconds=1), tick=False):
         assert draw_standings_refresh_due() == 1
 
 

@@ -44,3 +44,15 @@ def test_play_moving_to_another_property_is_a_change_that_is_audited(reference_d
     report(member, reference_data["properties"]["GH"])
     events = AuditEvent.objects.filter(action="member.activity_changed").order_by("pk")
     assert [e.data["property"] for e in events] == ["GRC", "GH"]
+
+
+def test_a_stop_from_a_casino_the_member_has_left_does_not_close_the_app_where_they_play(reference_data):
+    grc, gh = reference_data["properties"]["GRC"], reference_data["properties"]["GH"]
+    member = MemberFactory()
+    report(member, grc)
+    report(member, gh, playing=False)
+    member.refresh_from_db()
+    assert (member.playing_now, member.playing_property) == (True, grc)
+    report(member, grc, playing=False)
+    member.refresh_from_db()
+    assert member.playing_now is False
