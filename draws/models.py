@@ -89,6 +89,19 @@ class Draw(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def is_cancelled(self) -> bool:
+        return self.status == DrawStatus.CANCELLED
+
+    @property
+    def status_style(self) -> str:
+        """The badge colour of the status, for pages."""
+        return {
+            DrawStatus.CANCELLED: "text-bg-danger",
+            DrawStatus.DRAWN: "text-bg-success",
+            DrawStatus.CLOSED: "text-bg-secondary",
+        }.get(self.status, "text-bg-primary")
+
     def ticket_window_refusal(self, now) -> str | None:
         """Why tickets for this draw cannot be activated at `now` (the window or the status), or
         None while a window is open. Uses prefetched windows when there are some."""
