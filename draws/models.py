@@ -89,11 +89,10 @@ class Draw(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    @property
+    # Methods, not properties: `property` is a field of this model. Templates call them alike.
     def is_cancelled(self) -> bool:
         return self.status == DrawStatus.CANCELLED
 
-    @property
     def status_style(self) -> str:
         """The badge colour of the status, for pages."""
         return {
