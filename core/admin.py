@@ -1,7 +1,8 @@
 from django import forms
 from django.contrib import admin
 from django.contrib.auth import get_user_model
-from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.admin import GroupAdmin, UserAdmin
+from django.contrib.auth.models import Group
 from django.db import transaction
 from django.http import HttpResponseRedirect
 
@@ -163,3 +164,13 @@ def _permission_codes(user) -> list[str]:
 
 admin.site.unregister(get_user_model())
 admin.site.register(get_user_model(), AuditedUserAdmin)
+
+
+class RoleAdmin(ReadOnlyAdmin, GroupAdmin):
+    """A group is a role, and each role's permissions are the table in core/roles.py, set again
+    after every migrate: the admin shows them and may not change them (an edit here would be
+    lost, and untracked, until then). Who holds a role is changed on the user, and audited."""
+
+
+admin.site.unregister(Group)
+admin.site.register(Group, RoleAdmin)

@@ -134,3 +134,17 @@ def test_adding_and_deleting_a_property_is_recorded(admin_client, db):
     assert created.data == {"code": "NEW", "name": "New Casino"}
     admin_client.post(reverse("admin:members_property_delete", args=[created.object_id]), {"post": "yes"})
     assert AuditEvent.objects.get(action="property.deleted").object_id == created.object_id
+
+
+def test_a_roles_permissions_cannot_be_changed_in_the_admin(admin_client, db):
+    from django.contrib.auth.models import Group, Permission
+
+    managers = Group.objects.get(name="promotions_manager")
+    before = set(managers.permissions.values_list("pk", flat=True))
+    response = admin_client.post(
+        reverse("admin:auth_group_change", args=[managers.pk]),
+        {"name": managers.name, "permissions": list(Permission.objects.values_list("pk", flat=True))},
+    )
+    assert response.status_code == 403
+    assert set(managers.permissions.values_list("pk", flat=True)) == before
+    assert admin_client.get(reverse("admin:auth_group_change", args=[managers.pk])).status_code == 200
