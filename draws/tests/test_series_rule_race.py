@@ -121,3 +121,25 @@ def test_an_activation_counted_before_a_rule_change_is_refused_under_the_lock(se
         activation_create(actor=Actor.system("test"), draw_id=draw.pk, card_number="4200000001", channel="ehost")
     assert refused.value.code == "rule_changed"
     assert not Activation.objects.exists()
+
+
+def test_control_without_the_re_check_the_activation_lands_under_the_old_rule(setup, monkeypatch):
+    draw, _member = setup
+    counted = draw_services.member_allocation
+
+    def count_then_rule_changes(*args, **kwargs):
+        standing = counted(*args, **kwargs)
+        changer = threading.Thread(target=lambda: (_save_rule(draw.series_id, 50), connection.close()))
+        changer.start()
+        changer.join(5)
+        return standing
+
+    monkeypatch.setattr(draw_services, "member_allocation", count_then_rule_changes)
+    monkeypatch.setattr(draw_services, "_rule_fingerprint", lambda draw: ())  # the re-check switched off
+    with time_machine.travel(IN_WINDOW, tick=False):
+        activation = activation_create(
+            actor=Actor.system("test"), draw_id=draw.pk, card_number="4200000001", channel="ehost"
+        )
+    # 500 points: 5 tickets at the old 100 a ticket, while the rule now says 50 (10 tickets).
+    assert activation.tickets == 5
+    assert DrawSeries.objects.get(pk=draw.series_id).rule.points_per_ticket == 50
