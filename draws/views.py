@@ -11,12 +11,11 @@ from core.errors import DomainError
 from core.forms import submit
 from draws import receipts, services
 from draws.allocation import MemberDrawStanding, earning_period, member_allocation
-from draws.forms import CardForm, DrawCancelForm, DrawListFilter, DrawMoveForm
+from draws.forms import CardForm, DrawCancelForm, DrawListFilter, DrawMoveForm, ScheduleDrawsForm
 from draws.models import Activation, Channel, Draw, DrawStatus
 from draws.rule_words import rule_in_words
 from draws.selectors import draw_standing_overview
 from members.models import Member
-from promotions.forms import ScheduleDrawsForm
 from promotions.models import DrawMethod, DrawSeries, PromotionStatus
 
 LATEST_ACTIVATIONS = 50
