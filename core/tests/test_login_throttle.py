@@ -15,6 +15,14 @@ MORNING = dt.datetime(2027, 3, 3, 10, 0, tzinfo=SAST)
 PASSWORD = "the-right-one-2026"
 
 
+@pytest.fixture(autouse=True)
+def the_default_limits(settings):
+    # The limits come from the environment (LOGIN_FAILURE_LIMIT, LOGIN_COOLOFF_MINUTES): pin the
+    # defaults this file's numbers speak of, whatever the machine sets.
+    settings.AXES_FAILURE_LIMIT = 5
+    settings.AXES_COOLOFF_TIME = dt.timedelta(minutes=15)
+
+
 @pytest.fixture
 def manager_account(user_for):
     return user_for(None, username="manager", password=PASSWORD)
