@@ -540,11 +540,17 @@ def points_apply(job_id: int) -> int:
         f"FROM {qn(ImportStagedPoints._meta.db_table)} s WHERE s.job_id = %s "
         # One order for every import: two applying at once never wait on each other in a circle.
         "ORDER BY s.property_id, s.reference "
-        "ON CONFLICT (property_id, reference) DO NOTHING"
+        f"{_points_skip_imported()}"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [job_id])
         return cursor.rowcount
+
+
+def _points_skip_imported() -> str:
+    """A reference already in the ledger is skipped, not an error: the README's promise for a
+    re-import, and what keeps the second of two copies uploaded at once from failing."""
+    return "ON CONFLICT (property_id, reference) DO NOTHING"
 
 
 def staging_clear(job_id: int) -> None:

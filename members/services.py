@@ -5,6 +5,7 @@ import datetime as dt
 import functools
 import logging
 import uuid
+from collections.abc import Iterable, Iterator
 
 from django.conf import settings
 from django.core.cache import cache
@@ -208,9 +209,14 @@ def exclusion_end(*, actor: Actor, exclusion_id: int, ends_at: dt.datetime | Non
 # was presumed dead and wakes up can write nothing more. The running import touches
 # heartbeat_at with every chunk; one silent for IMPORT_STALE_SECONDS is put back in the queue
 # (and run again from the start, which is safe: nothing reaches the real tables before the
-# final step) or, after IMPORT_MAX_ATTEMPTS starts, failed.
+# final step) or, after IMPORT_MAX_ATTEMPTS starts, failed. The final step holds the job's row
+# lock from its first statement, and recovery skips locked rows: an apply that takes long (a
+# big file, or waiting behind another import) is never taken for a dead worker.
 
 logger = logging.getLogger(__name__)
+
+# Row errors are written this many at a time: a million bad rows never sit in memory at once.
+ROW_ERROR_BATCH = 5000
 
 UNEXPECTED_IMPORT_ERROR = (
     "The import stopped on an unexpected error; nothing was imported. Upload the file again; if this "
@@ -265,9 +271,11 @@ def import_job_run(*, job_id: int, actor: Actor) -> ImportJob:
 
     counts = ImportCounts()
     errors = ErrorSpool()
+    lost = False
     try:
         _import_file(job, claim, actor, errors, counts)
     except _ClaimLost:
+        lost = True
         logger.warning("Import #%s was given to another worker while this one ran it; stopped.", job_id)
     except Exception:
         # Never leave a job "running", and never show the database's own words to the manager.
@@ -277,13 +285,14 @@ def import_job_run(*, job_id: int, actor: Actor) -> ImportJob:
             with transaction.atomic():
                 _import_job_finish(job, claim, actor, counts, no_rows, UNEXPECTED_IMPORT_ERROR.format(job_id=job_id))
         except _ClaimLost:
-            pass
+            lost = True
         finally:
             no_rows.close()
         raise
     finally:
         errors.close()
-        cache.set(_progress_key(job.pk), {"rows": counts.rows, "percent": 100}, timeout=3600)
+        if not lost:  # the progress bar now belongs to the worker that has the job
+            cache.set(_progress_key(job.pk), {"rows": counts.rows, "percent": 100}, timeout=3600)
     job.refresh_from_db()
     return job
 
@@ -297,9 +306,17 @@ def _import_job_beat(job: ImportJob, claim: str) -> None:
         raise _ClaimLost
 
 
+def _import_job_hold(job: ImportJob, claim: str) -> None:
+    """Lock the job's row until the end of the caller's transaction, if this worker still holds
+    the job (else _ClaimLost). Recovery skips locked rows, so it leaves this job alone."""
+    held = ImportJob.objects.select_for_update().filter(pk=job.pk, status=ImportStatus.RUNNING, claim=claim)
+    if not held.exists():
+        raise _ClaimLost
+
+
 def _import_file(job: ImportJob, claim: str, actor: Actor, errors: ErrorSpool, counts: ImportCounts) -> None:
     """Stage the file chunk by chunk, each chunk in a short transaction of its own, then move
-    it to the real tables in one short transaction if no row was bad."""
+    it to the real tables in one transaction if no row was bad."""
     staging_clear(job.pk)  # what an earlier, interrupted attempt left
     lookups = Lookups.load()
     now = timezone.now()
@@ -322,7 +339,12 @@ def _import_file(job: ImportJob, claim: str, actor: Actor, errors: ErrorSpool, c
                 raise FileRejected("The file has a header but no rows.")
         except FileRejected as rejected:
             message = str(rejected)
+    # The final step may wait behind another import's and then take long on a big file: a
+    # committed heartbeat, then the row lock for the whole step, and recovery stays away.
     with transaction.atomic():
+        _import_job_beat(job, claim)
+    with transaction.atomic():
+        _import_job_hold(job, claim)
         if not message and not errors.count:
             message = _import_apply(job, counts, errors)
         elif not message:
@@ -367,14 +389,12 @@ def _import_job_finish(
     job: ImportJob, claim: str, actor: Actor, counts: ImportCounts, errors: ErrorSpool, message: str
 ) -> None:
     """Record the outcome (inside the caller's transaction) if this worker still holds the job."""
-    held = ImportJob.objects.select_for_update().filter(pk=job.pk, status=ImportStatus.RUNNING, claim=claim)
-    if not held.exists():
-        raise _ClaimLost
+    _import_job_hold(job, claim)
     staging_clear(job.pk)
     ImportRowError.objects.filter(job=job).delete()
-    ImportRowError.objects.bulk_create(
-        (ImportRowError(job=job, line=line, message=text) for line, text in errors), batch_size=5000
-    )
+    # bulk_create makes a list of what it is given: hand it one batch at a time.
+    for batch in _batches((ImportRowError(job=job, line=line, message=text) for line, text in errors), ROW_ERROR_BATCH):
+        ImportRowError.objects.bulk_create(batch)
     job.status = ImportStatus.FAILED if message else ImportStatus.SUCCEEDED
     job.rows_total = counts.rows
     job.rows_imported = 0 if message else counts.imported
@@ -409,6 +429,18 @@ def _import_job_finish(
             "attempt": job.attempts,
         },
     )
+
+
+def _batches(items: Iterable, size: int) -> Iterator[list]:
+    """`items` in lists of `size` (itertools.batched is Python 3.12)."""
+    batch = []
+    for item in items:
+        batch.append(item)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def member_set_playing(*, actor: Actor, member: Member, playing: bool, prop: Property) -> Member:
@@ -447,6 +479,8 @@ def _import_job_recover(*, job_id: int, now: dt.datetime) -> str:
     has been started IMPORT_MAX_ATTEMPTS times (a file that kills its worker every time).
     Returns "requeued", "failed" or "" when the job is not stalled."""
     with transaction.atomic():
+        # skip_locked: a locked row is a worker in its final step (or staging a chunk), not a
+        # dead one; its staged rows are cleared only by whoever holds the row's lock.
         job = ImportJob.objects.select_for_update(skip_locked=True).filter(_stalled(now), pk=job_id).first()
         if job is None:
             return ""

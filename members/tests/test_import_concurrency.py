@@ -1,6 +1,12 @@
 """The same file uploaded twice at once (issue 6, 3.4): both jobs stage their rows, then
 apply one after the other; the second skips what the first imported, or names the rows the
-first took. Nobody reads database text."""
+first took. Nobody reads database text.
+
+Each race has its control, which switches the protection off and sees the raw failure: proof
+that the two jobs really do collide on the same rows here. For points the protection is the
+skip of references already in the ledger; for members, the check for rows another import took,
+made under the apply lock (the lock alone turns no race into an error the manager sees: without
+it, the insert's own unique violation is caught and the rows named just the same)."""
 
 import threading
 
@@ -9,9 +15,9 @@ from django.core.files.base import ContentFile
 from django.db import connection
 
 from core.audit import Actor
-from members import services
-from members.models import ImportStatus, Member, PointsEntry
-from members.services import import_job_create, import_job_run
+from members import imports, services
+from members.models import ImportJob, ImportStatus, Member, PointsEntry
+from members.services import UNEXPECTED_IMPORT_ERROR, import_job_create, import_job_run
 from members.tests.factories import MemberFactory
 from members.tests.test_imports import MEMBERS_HEADER, member_line, points_file
 
@@ -20,9 +26,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 SYSTEM = Actor.system("test")
 
 
-def run_both_at_once(kind: str, text: str, monkeypatch) -> list:
+def run_both_at_once(kind: str, text: str, monkeypatch) -> tuple[list[ImportJob], list[Exception]]:
     """Two jobs of the same file, each on its own thread and connection; both have staged
-    every row before either applies (the barrier), the interleaving that broke."""
+    every row before either applies (the barrier), the interleaving that broke. The jobs as
+    they ended, and what the runs raised."""
     jobs = [
         import_job_create(actor=SYSTEM, kind=kind, file=ContentFile(text.encode()), name=f"{n}.csv") for n in (1, 2)
     ]
@@ -49,16 +56,21 @@ def run_both_at_once(kind: str, text: str, monkeypatch) -> list:
         thread.start()
     for thread in threads:
         thread.join(timeout=60)
-    assert not failures
-    return [done[job.pk] for job in jobs]
+    assert not any(thread.is_alive() for thread in threads)
+    return [done.get(job.pk) or ImportJob.objects.get(pk=job.pk) for job in jobs], failures
+
+
+def raw_database_errors(failures: list[Exception]) -> list[str]:
+    return [str(error) for error in failures if "duplicate key value violates unique constraint" in str(error)]
 
 
 def test_the_second_of_two_identical_points_files_skips_what_the_first_imported(reference_data, monkeypatch):
     MemberFactory(card_number="3000000001")
     text = points_file(*(f"3000000001,GRC,2026-10-01,{n},CMS-{n}" for n in range(1, 8)))
 
-    jobs = run_both_at_once("points", text, monkeypatch)
+    jobs, failures = run_both_at_once("points", text, monkeypatch)
 
+    assert failures == []
     assert [job.status for job in jobs] == [ImportStatus.SUCCEEDED] * 2
     assert sorted((job.rows_imported, job.rows_skipped) for job in jobs) == [(0, 7), (7, 0)]
     assert PointsEntry.objects.count() == 7
@@ -67,12 +79,43 @@ def test_the_second_of_two_identical_points_files_skips_what_the_first_imported(
 def test_the_second_of_two_identical_members_files_names_every_row_the_first_took(reference_data, monkeypatch):
     text = "\n".join([MEMBERS_HEADER, member_line("2000000001"), member_line("2000000002")])
 
-    jobs = sorted(run_both_at_once("members", text, monkeypatch), key=lambda job: job.status)
+    jobs, failures = run_both_at_once("members", text, monkeypatch)
+    jobs.sort(key=lambda job: job.status)
 
+    assert failures == []
     assert [job.status for job in jobs] == [ImportStatus.FAILED, ImportStatus.SUCCEEDED]
     assert list(jobs[0].row_errors.values_list("line", "message")) == [
         (2, "card number 2000000001 already belongs to a member"),
         (3, "card number 2000000002 already belongs to a member"),
     ]
     assert "nothing was imported" in jobs[0].message and "duplicate key" not in jobs[0].message
+    assert Member.objects.count() == 2
+
+
+def test_without_skipping_imported_references_the_second_points_file_hits_the_unique_index(reference_data, monkeypatch):
+    """The control of the points race."""
+    monkeypatch.setattr(imports, "_points_skip_imported", lambda: "")
+    MemberFactory(card_number="3000000001")
+    text = points_file(*(f"3000000001,GRC,2026-10-01,{n},CMS-{n}" for n in range(1, 8)))
+
+    jobs, failures = run_both_at_once("points", text, monkeypatch)
+    jobs.sort(key=lambda job: job.status)
+
+    assert len(raw_database_errors(failures)) == 1
+    assert [job.status for job in jobs] == [ImportStatus.FAILED, ImportStatus.SUCCEEDED]
+    assert jobs[0].message == UNEXPECTED_IMPORT_ERROR.format(job_id=jobs[0].pk)  # still no database text shown
+    assert PointsEntry.objects.count() == 7
+
+
+def test_without_the_check_for_taken_rows_the_second_members_file_hits_the_unique_index(reference_data, monkeypatch):
+    """The control of the members race."""
+    monkeypatch.setattr(services, "members_conflicts", lambda job_id: iter(()))
+    text = "\n".join([MEMBERS_HEADER, member_line("2000000001"), member_line("2000000002")])
+
+    jobs, failures = run_both_at_once("members", text, monkeypatch)
+    jobs.sort(key=lambda job: job.status)
+
+    assert len(raw_database_errors(failures)) == 1
+    assert [job.status for job in jobs] == [ImportStatus.FAILED, ImportStatus.SUCCEEDED]
+    assert list(jobs[0].row_errors.all()) == []  # no row named: the manager learns nothing useful
     assert Member.objects.count() == 2

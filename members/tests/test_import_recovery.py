@@ -5,6 +5,7 @@ import datetime as dt
 
 import pytest
 import time_machine
+from django.core.cache import cache
 from django.core.files.base import ContentFile
 from django.urls import reverse
 
@@ -19,7 +20,15 @@ from members.tests.test_imports import points_file
 pytestmark = pytest.mark.django_db
 
 T0 = dt.datetime(2026, 11, 2, 10, 0, tzinfo=dt.UTC)
+STALE = dt.timedelta(seconds=120)
+JUST_FRESH, JUST_STALE = T0 + STALE - dt.timedelta(seconds=1), T0 + STALE + dt.timedelta(seconds=1)
 SYSTEM = Actor.system("test")
+
+
+@pytest.fixture(autouse=True)
+def stale_after_two_minutes(settings):
+    """The edges below are the setting's, whatever IMPORT_STALE_SECONDS the machine sets."""
+    settings.IMPORT_STALE_SECONDS = STALE.total_seconds()
 
 
 @pytest.fixture
@@ -38,7 +47,7 @@ def abandon(job: ImportJob, *, at: dt.datetime, attempts: int = 1) -> None:
 
 def test_a_redelivered_task_leaves_a_job_with_a_fresh_heartbeat_alone(job):
     abandon(job, at=T0)
-    with time_machine.travel(T0 + dt.timedelta(seconds=119), tick=False):
+    with time_machine.travel(JUST_FRESH, tick=False):
         assert import_job_run(job_id=job.pk, actor=SYSTEM).status == ImportStatus.RUNNING
     assert PointsEntry.objects.count() == 0
 
@@ -48,7 +57,7 @@ def test_a_redelivered_task_runs_again_a_job_whose_worker_went_silent(job):
     ImportStagedPoints.objects.create(  # what the killed attempt had staged
         job=job, line=2, member_id=1, property_id=1, earned_at=T0, points=5, reference="R1"
     )
-    with time_machine.travel(T0 + dt.timedelta(seconds=121), tick=False):
+    with time_machine.travel(JUST_STALE, tick=False):
         done = import_job_run(job_id=job.pk, actor=SYSTEM)
     assert (done.status, done.rows_imported, done.attempts) == (ImportStatus.SUCCEEDED, 2, 2)
     assert PointsEntry.objects.count() == 2  # the first attempt's staged rows were not kept
@@ -63,15 +72,15 @@ def test_the_tick_puts_a_silent_job_back_in_the_queue_and_sends_it_to_a_worker(
     sent = []
     monkeypatch.setattr("members.tasks.import_job_run_task.delay", sent.append)
     abandon(job, at=T0)
-    assert import_jobs_fail_stale(now=T0 + dt.timedelta(seconds=119)) == 0
+    assert import_jobs_fail_stale(now=JUST_FRESH) == 0
     with django_capture_on_commit_callbacks(execute=True):
-        assert import_jobs_fail_stale(now=T0 + dt.timedelta(seconds=121)) == 1
+        assert import_jobs_fail_stale(now=JUST_STALE) == 1
     job.refresh_from_db()
     assert (job.status, job.claim, sent) == (ImportStatus.QUEUED, "", [job.pk])
     assert AuditEvent.objects.filter(action="import.restarted", object_id=str(job.pk)).count() == 1
     assert import_jobs_fail_stale(now=T0 + dt.timedelta(hours=1)) == 0  # queued is not stalled
 
-    with time_machine.travel(T0 + dt.timedelta(seconds=130), tick=False):
+    with time_machine.travel(JUST_STALE + dt.timedelta(seconds=9), tick=False):
         assert import_job_run(job_id=job.pk, actor=SYSTEM).status == ImportStatus.SUCCEEDED
     assert PointsEntry.objects.count() == 2
 
@@ -79,7 +88,7 @@ def test_the_tick_puts_a_silent_job_back_in_the_queue_and_sends_it_to_a_worker(
 def test_a_job_that_stopped_its_worker_three_times_is_failed(job, settings):
     settings.IMPORT_MAX_ATTEMPTS = 3
     abandon(job, at=T0, attempts=3)
-    assert import_jobs_fail_stale(now=T0 + dt.timedelta(minutes=3)) == 1
+    assert import_jobs_fail_stale(now=JUST_STALE) == 1
     job.refresh_from_db()
     assert job.status == ImportStatus.FAILED
     assert job.message.startswith("The worker stopped during this import 3 times; nothing was imported.")
@@ -88,8 +97,8 @@ def test_a_job_that_stopped_its_worker_three_times_is_failed(job, settings):
 
 def test_a_job_left_running_before_heartbeats_existed_is_recovered_by_its_start(job):
     ImportJob.objects.filter(pk=job.pk).update(status=ImportStatus.RUNNING, started_at=T0, attempts=1)
-    assert import_jobs_fail_stale(now=T0 + dt.timedelta(seconds=119)) == 0
-    assert import_jobs_fail_stale(now=T0 + dt.timedelta(seconds=121)) == 1
+    assert import_jobs_fail_stale(now=JUST_FRESH) == 0
+    assert import_jobs_fail_stale(now=JUST_STALE) == 1
 
 
 def test_the_heartbeat_moves_with_every_chunk(job, monkeypatch):
@@ -124,12 +133,30 @@ def test_a_worker_that_lost_its_job_writes_nothing_more(job, monkeypatch):
     assert not AuditEvent.objects.filter(action__in=["import.completed", "import.rejected"]).exists()
 
 
+def test_a_worker_that_lost_its_job_leaves_the_progress_bar_to_the_new_worker(job, monkeypatch):
+    monkeypatch.setattr("members.imports.CHUNK_ROWS", 1)
+    beat = services._import_job_beat
+    beats = []
+
+    def taken_over_before_the_second_chunk(job_, claim):
+        beats.append(claim)
+        if len(beats) == 2:  # meanwhile the job was re-queued and a new worker is at 3%
+            ImportJob.objects.filter(pk=job.pk).update(claim="another-worker")
+            cache.set(services._progress_key(job.pk), {"rows": 0, "percent": 3})
+        beat(job_, claim)
+
+    monkeypatch.setattr(services, "_import_job_beat", taken_over_before_the_second_chunk)
+    assert import_job_run(job_id=job.pk, actor=SYSTEM).status == ImportStatus.RUNNING
+    assert len(beats) == 2
+    assert services.import_job_progress(job) == {"rows": 0, "percent": 3}
+
+
 def test_the_import_page_says_the_worker_stopped(job, manager):
     abandon(job, at=T0)
     url = reverse("members:import_progress", args=[job.pk])
-    with time_machine.travel(T0 + dt.timedelta(seconds=60), tick=False):
+    with time_machine.travel(JUST_FRESH, tick=False):
         assert "The worker stopped" not in manager.get(url).text
-    with time_machine.travel(T0 + dt.timedelta(seconds=121), tick=False):
+    with time_machine.travel(JUST_STALE, tick=False):
         assert "The worker stopped during this import: it has not reported since 12:00:00" in manager.get(url).text
         import_jobs_fail_stale()
         page = manager.get(reverse("members:import_detail", args=[job.pk])).text

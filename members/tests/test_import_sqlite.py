@@ -23,7 +23,10 @@ from django.conf import settings
 pytestmark = pytest.mark.worker  # about 15 s of subprocesses: not worth repeating at other clock times
 
 ROWS = 40_000
-WORST_WAIT_SECONDS = 5.0
+# A ceiling, not a speed target: SQLite's busy timeout is 20 s (config/settings.py), so a call
+# that waits this long was as good as refused, on however slow or busy a machine. One long
+# transaction held the database for 35-49 s; chunks of a few hundred ms stay far below.
+WORST_WAIT_SECONDS = 20.0
 KEPT_ENVIRONMENT = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR")
 
 
@@ -108,13 +111,15 @@ def test_the_desk_keeps_working_on_sqlite_while_a_points_import_runs(tmp_path):
     assert beat == (sum(1 for call in calls if call["kind"] == "tick"),)  # every heartbeat was committed
     worst = max(calls, key=lambda call: call["seconds"])
     assert worst["seconds"] < WORST_WAIT_SECONDS, f"a {worst['kind']} waited {worst['seconds']:.1f} s"
-    # Calls that started while the import ran: none when one long transaction made the desk wait.
+    # Calls that started and ended while the import ran: none when one long transaction held the
+    # database (every call then waited for its end). How many fit depends on the machine's
+    # speed, so one of each is the proof, and every one of them answered.
     started, finished = (utc_timestamp(stored) for stored in job_times)
-    during = [call for call in calls if started <= call["at"] <= finished]
+    during = [call for call in calls if started <= call["at"] and call["at"] + call["seconds"] <= finished]
     lookups = [call for call in during if call["kind"] == "lookup"]
     ticks = [call for call in during if call["kind"] == "tick"]
-    assert len(lookups) >= 5 and len(ticks) >= 5, (
-        f"only {len(lookups)} lookup(s) and {len(ticks)} tick(s) ran during the {finished - started:.1f} s import"
+    assert lookups and ticks, (
+        f"{len(lookups)} lookup(s) and {len(ticks)} tick(s) ran within the {finished - started:.1f} s import"
     )
     assert {call["outcome"] for call in lookups} == {302}  # the card number found the member: to their page
     # The import writes chunk by chunk, each in a short transaction: its heartbeat moved while

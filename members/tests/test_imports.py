@@ -15,8 +15,9 @@ from django.urls import reverse
 
 from core.audit import Actor
 from core.models import AuditEvent
+from members import services
 from members.imports import MEMBER_COLUMNS, POINTS_COLUMNS
-from members.models import ImportJob, ImportStatus, Member, PointsEntry
+from members.models import ImportJob, ImportRowError, ImportStatus, Member, PointsEntry
 from members.services import import_job_create, import_job_run
 from members.tests.factories import MemberFactory, sa_id_for
 
@@ -195,6 +196,25 @@ def test_a_bad_points_row_rejects_the_file(row, message, member):
     assert job.status == ImportStatus.FAILED
     assert errors_of(job)[0][0] == 3 and message in errors_of(job)[0][1]
     assert PointsEntry.objects.count() == 0
+
+
+def test_every_bad_row_is_stored_a_batch_at_a_time(member, monkeypatch):
+    """A million bad rows must not sit in memory at once on their way from the spool to the table."""
+    monkeypatch.setattr(services, "ROW_ERROR_BATCH", 100)
+    sizes = []
+    bulk_create = ImportRowError.objects.bulk_create
+
+    def measured(objs, *args, **kwargs):
+        objs = list(objs)  # what bulk_create does with whatever it is given
+        sizes.append(len(objs))
+        return bulk_create(objs, *args, **kwargs)
+
+    monkeypatch.setattr(ImportRowError.objects, "bulk_create", measured)
+    job = run_import("points", points_file(*(f"9999999999,GRC,2026-10-01,5,R{n}" for n in range(250))))
+
+    assert (job.status, job.error_count, job.row_errors.count()) == (ImportStatus.FAILED, 250, 250)
+    assert errors_of(job)[-1] == (251, "unknown card number 9999999999")
+    assert sizes == [100, 100, 50]
 
 
 def test_a_wrong_points_header_is_rejected(member):
