@@ -250,6 +250,10 @@ class ImportJob(models.Model):
         return self.status in (ImportStatus.SUCCEEDED, ImportStatus.FAILED)
 
     @property
+    def succeeded(self) -> bool:
+        return self.status == ImportStatus.SUCCEEDED
+
+    @property
     def is_waiting_to_restart(self) -> bool:
         """Its worker stopped during the import; back in the queue for another worker."""
         return self.status == ImportStatus.QUEUED and self.attempts > 0
