@@ -20,6 +20,12 @@ ROLE_PERMISSIONS: dict[str, set[str]] = {
         "draws.view_draw",
         "draws.view_activation",
         "draws.add_activation",  # VIP desk printing for Ace, King and Queen members
+        "proxies.view_proxynomination",
+        "proxies.add_proxynomination",
+        "proxies.change_proxynomination",  # revoke, with the reason kept
+        "proxies.view_declineregistration",
+        "proxies.add_declineregistration",
+        "proxies.change_declineregistration",
     },
     PROMOTIONS_MANAGER: {
         "members.view_member",
@@ -38,6 +44,8 @@ ROLE_PERMISSIONS: dict[str, set[str]] = {
         "draws.add_draw",
         "draws.change_draw",
         "draws.view_activation",
+        "proxies.view_proxynomination",
+        "proxies.view_declineregistration",
     },
     CASH_DESK: {
         # Cashiers check the winner's identity against the member record before paying out.
@@ -52,6 +60,8 @@ ROLE_PERMISSIONS: dict[str, set[str]] = {
         "promotions.view_promotion",
         "draws.view_draw",
         "draws.view_activation",
+        "proxies.view_proxynomination",
+        "proxies.view_declineregistration",
     },
 }
 

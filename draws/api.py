@@ -70,6 +70,7 @@ MEANINGS = {
     "already_activated": "the member already activated for this draw",
     "no_tickets": "the member has no tickets for this draw",
     "bad_channel": "the channel sent is not the one this device's token activates as",
+    "is_proxy": "the member is a registered proxy of another participant in this draw and may not take part",
     "rule_changed": "the draw's earning rule changed while the tickets were counted; send the request again",
     "rule_unreadable": "the draw's earning rule cannot be read; the promotions manager must fix it",
 }
@@ -84,6 +85,7 @@ STATUS_BY_CODE = {
     "no_tickets": 422,
     "bad_channel": 422,
     "wrong_device": 403,
+    "is_proxy": 403,
     "rule_changed": 409,
     "rule_unreadable": 409,
 }
@@ -323,6 +325,7 @@ def open_draws(request, card_number: CardNumber):
         "already_activated",
         "rule_changed",
         "rule_unreadable",
+        "is_proxy",
     ),
 )
 def activate(request, payload: ActivationIn):

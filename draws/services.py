@@ -359,6 +359,14 @@ def _check_open_and_not_activated(draw: Draw, member: Member, now) -> None:
     refusal = draw_tickets_refusal(draw, now)
     if refusal:
         raise refusal
+    # Through the reverse relation: proxies sit above draws. Checked under the draw lock, which
+    # a nomination takes too, so a nominee and their activation cannot cross.
+    if draw.nominations.filter(revoked_at__isnull=True, nominee_id_number=member.id_number).exists():
+        raise DomainError(
+            f"{member.full_name} is registered as a proxy for another participant in {draw.name} "
+            "and may not take part in it.",
+            code="is_proxy",
+        )
     existing = Activation.objects.filter(draw=draw, member=member).first()
     if existing:
         raise DomainError(

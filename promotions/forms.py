@@ -64,6 +64,7 @@ class SeriesForm(GuardedModelForm):
             "winners_per_draw",
             "win_once_scope",
             "schedule_text",
+            "proxies_allowed",
             "proxies_open",
             "proxies_close_minutes",
         ]

@@ -131,6 +131,9 @@ class DrawSeries(models.Model):
         help_text='Ticket windows relative to the draw day: [{"day": 0, "open": "08:00", "close": "12:55"}]; '
         '"day": -1 is the day before; "close": "24:00" is midnight.',
     )
+    proxies_allowed = models.BooleanField(
+        default=True, help_text="Whether winners may be represented by a nominated proxy (DayTime PlayTime: no)."
+    )
     proxies_open = models.TimeField(default=dt.time(8, 0))
     proxies_close_minutes = models.PositiveSmallIntegerField(
         default=15, help_text="Proxy nominations close this many minutes before the draw (0: at the start)."

@@ -61,6 +61,7 @@ class SeriesDef:
     schedule_text: str = ""
     property: str = ""  # defaults to the promotion's first property
     desk_tiers: tuple[str, ...] = VIP_TIERS
+    proxies: bool = True  # False: the promotion has a decline register but no proxies
     proxies_open: str = "08:00"
     proxies_close_minutes: int = 15
     # {"2025-10-22 13:00": ("2025-10-21 13:00", "reason")}
@@ -131,6 +132,7 @@ def _load_series(promotion: Promotion, sdef: SeriesDef, default_property: str, a
             win_once_scope=sdef.win_once,
             schedule_text=sdef.schedule_text,
             ticket_windows=sdef.windows,
+            proxies_allowed=sdef.proxies,
             proxies_open=dt.time.fromisoformat(sdef.proxies_open),
             proxies_close_minutes=sdef.proxies_close_minutes,
         ),

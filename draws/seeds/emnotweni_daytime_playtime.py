@@ -21,6 +21,7 @@ PROMOTION = PromotionDef(
             method="manual",  # rule 11
             # Rules 4 and 13: entries print from two hours before the draw, into the bin until it starts.
             windows=[{"day": 0, "open": "12:00", "close_before": 0}],
+            proxies=False,  # rules 14-15: a decline-to-be-present register, no proxies
             proxies_open="12:00",
             proxies_close_minutes=0,
             winners=3,  # rule 10

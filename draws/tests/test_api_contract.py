@@ -15,7 +15,8 @@ from django.test import Client
 from core.audit import Actor
 from draws.services import device_token_create
 from draws.tests.test_api import DRAW_AT, IN_WINDOW, draw, member  # noqa: F401 (fixtures)
-from members.tests.factories import ExclusionFactory, MemberFactory
+from members.models import Member
+from members.tests.factories import ExclusionFactory, MemberFactory, PointsEntryFactory
 from promotions.models import EarningRule
 
 pytestmark = pytest.mark.django_db
@@ -92,6 +93,15 @@ class Api:
         self.monkeypatch.setattr("draws.services._rule_fingerprint", lambda draw: next(fingerprints))
         return self.activate()
 
+    def is_proxy(self):
+        from proxies.tests.factories import nominate
+
+        participant = MemberFactory(card_number="5000000004")
+        PointsEntryFactory(member=participant, points=500, earned_at=IN_WINDOW - dt.timedelta(days=1))
+        assert self.activate(card="5000000004").status_code == 201
+        nominate(participant=participant, draw=self.draw, nominee=Member.objects.get(card_number=CARD))
+        return self.activate()
+
     def no_points(self):
         MemberFactory(card_number="5000000002")
         return self.activate(card="5000000002")
@@ -112,6 +122,7 @@ REPRESENTATIVE: dict[tuple[str, str, int, str], Callable[[Api], object]] = {
     ("post", ACTIVATIONS, 403, "wrong_property"): lambda api: api.activate(client=api.gh_ehost),
     ("post", ACTIVATIONS, 403, "not_active_on_floor"): lambda api: api.activate(client=api.app),
     ("post", ACTIVATIONS, 403, "not_eligible"): Api.excluded,
+    ("post", ACTIVATIONS, 403, "is_proxy"): Api.is_proxy,
     ("post", ACTIVATIONS, 404, "unknown_card"): lambda api: api.activate(card="9999999999"),
     ("post", ACTIVATIONS, 404, "unknown_draw"): lambda api: api.activate(draw_id=999_999_999),
     ("post", ACTIVATIONS, 409, "window_closed"): Api.window_closed,

@@ -1,0 +1,282 @@
+"""State changes of proxy nominations and the decline-to-be-present register. Each is checked
+against the clock and the rules of the seeds, written in a transaction under the draw rows'
+lock (the lock activation takes, so a nominee cannot activate while being nominated) and
+audited. `*_refusal` functions give the same answer to the pages before anything is typed."""
+
+import datetime as dt
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from core.audit import Actor, audit_log
+from core.errors import DomainError
+from draws.models import Activation, Draw, DrawStatus
+from members.eligibility import person_refusals
+from members.identity import identify_document
+from members.models import Member
+from promotions.models import DrawMethod
+from proxies.models import DeclineRegistration, ProxyNomination
+
+
+@dataclass(frozen=True)
+class Nominee:
+    """Who stands in: typed in at the desk, or found by the lookup when they are a member."""
+
+    name: str
+    id_type: str
+    id_number: str
+    phone: str = ""
+    member: Member | None = None
+
+
+def _when(moment: dt.datetime) -> str:
+    return f"{timezone.localtime(moment):%a %d %b %Y %H:%M}"
+
+
+def _window_refusal(draw: Draw, opens: dt.datetime, closes: dt.datetime, what: str, now: dt.datetime) -> str | None:
+    if draw.status == DrawStatus.CANCELLED:
+        return f"{draw.name} is cancelled."
+    if now < opens:
+        return f"{what} for {draw.name} open at {_when(opens)}."
+    if now >= closes:
+        return f"{what} for {draw.name} closed at {_when(closes)}."
+    return None
+
+
+def _participant_refusal(draw: Draw, member: Member, now: dt.datetime) -> str | None:
+    """The participant must be eligible now and, in a ticket draw, hold tickets for it."""
+    refusals = person_refusals(id_number=member.id_number, date_of_birth=member.date_of_birth, at=now)
+    if refusals:
+        return f"{member.full_name} may not take part: " + " ".join(refusals)
+    if draw.method != DrawMethod.RAPS and not Activation.objects.filter(draw=draw, member=member).exists():
+        return f"{member.full_name} has not activated tickets for {draw.name}: only a participant can register."
+    return None
+
+
+def proxy_refusal(*, draw: Draw, participant: Member, now: dt.datetime) -> str | None:
+    """Why `participant` cannot nominate a proxy for `draw` now, or None (the nominee is checked
+    when named). Rules: the series takes proxies; from the opening time until 15 minutes before
+    the draw, or until it starts, as each seed says; one live nomination per participant."""
+    if not draw.series.proxies_allowed:
+        return (
+            f"{draw.series.promotion.name} has no proxies for {draw.name}: "
+            "a participant may register a decline instead."
+        )
+    refusal = _window_refusal(draw, draw.proxies_open_at, draw.proxies_close_at, "Proxy nominations", now)
+    if refusal:
+        return refusal
+    existing = ProxyNomination.objects.live().filter(draw=draw, participant=participant).first()
+    if existing:
+        return (
+            f"{participant.full_name} already nominated {existing.nominee_name} for {draw.name}: "
+            "revoke that nomination first."
+        )
+    return _participant_refusal(draw, participant, now)
+
+
+def _nominee_refusal(draw: Draw, participant: Member, nominee: Nominee) -> str | None:
+    if nominee.id_number == participant.id_number:
+        return "A participant cannot be their own proxy."
+    represented = (
+        ProxyNomination.objects.live()
+        .filter(draw=draw, nominee_id_number=nominee.id_number)
+        .select_related("participant")
+        .first()
+    )
+    if represented:
+        return (
+            f"{represented.nominee_name} already represents {represented.participant.full_name} "
+            f"(card ending {represented.participant.card_number[-4:]}) in {draw.name}: a proxy may "
+            "represent only one participant."
+        )
+    if Activation.objects.filter(draw=draw, member__id_number=nominee.id_number).exists():
+        return f"{nominee.name} has tickets in {draw.name}: a proxy may not take part in the draw they stand in for."
+    return None
+
+
+def _locked_draws(draw_ids: Sequence[int]) -> list[Draw]:
+    """The draws, locked in id order (no deadlock between two desks) with what the checks read."""
+    draws = list(
+        Draw.objects.select_for_update(of=("self",))
+        .select_related("series", "series__promotion")
+        .filter(pk__in=set(draw_ids))
+        .order_by("pk")
+    )
+    if not draws or len(draws) != len(set(draw_ids)):
+        raise DomainError("Choose at least one draw that exists.", code="unknown_draw")
+    days = {timezone.localtime(d.scheduled_at).date() for d in draws}
+    if len(days) > 1:
+        raise DomainError("Several draws at once must be on one promotional day.", code="several_days")
+    return draws
+
+
+def _nominee(nominee: Nominee) -> Nominee:
+    name = " ".join(nominee.name.split())
+    if not name:
+        raise DomainError("Type the proxy's full name as on their ID.", code="no_name")
+    try:
+        document = identify_document(nominee.id_type, nominee.id_number)
+    except ValidationError as error:
+        raise DomainError(f"The proxy's ID: {error.messages[0]}", code="invalid_identity") from None
+    return Nominee(name, document.id_type, document.number, nominee.phone.strip(), nominee.member)
+
+
+def proxy_nominate(
+    *,
+    actor: Actor,
+    participant: Member,
+    draw_ids: Sequence[int],
+    nominee: Nominee,
+    participant_id_seen: bool,
+    nominee_id_seen: bool,
+    form_signed: bool,
+    now: dt.datetime | None = None,
+) -> list[ProxyNomination]:
+    """Register `nominee` as `participant`'s proxy for each draw (several draws of one
+    promotional day at once, when asked): all or none. Both ID documents must have been seen and
+    the form signed (Fast Lane rules 109-113, Golden Horse rule 12, Royal Flush rules 42-46).
+    A proxy is never entitled to a prize: the nomination gives the nominee nothing of their own."""
+    if actor.user is None:
+        raise DomainError("Only a signed-in member of the desk can register a proxy.", code="no_user")
+    if not (participant_id_seen and nominee_id_seen and form_signed):
+        raise DomainError(
+            "Both ID documents must be seen and the proxy form signed by both before the nomination is registered.",
+            code="not_presented",
+        )
+    nominee = _nominee(nominee)
+    now = now or timezone.now()
+    batch = uuid.uuid4()
+    try:
+        with transaction.atomic():
+            nominations = []
+            for draw in _locked_draws(draw_ids):
+                refusal = proxy_refusal(draw=draw, participant=participant, now=now) or _nominee_refusal(
+                    draw, participant, nominee
+                )
+                if refusal:
+                    raise DomainError(refusal, code="proxy_refused")
+                nominations.append(
+                    ProxyNomination.objects.create(
+                        draw=draw,
+                        participant=participant,
+                        nominee_name=nominee.name,
+                        nominee_id_type=nominee.id_type,
+                        nominee_id_number=nominee.id_number,
+                        nominee_phone=nominee.phone,
+                        nominee_member=nominee.member,
+                        participant_id_seen=True,
+                        nominee_id_seen=True,
+                        form_signed=True,
+                        batch=batch,
+                        registered_by=actor.user,
+                        registered_at=now,
+                    )
+                )
+            for nomination in nominations:
+                audit_log(
+                    actor=actor,
+                    action="proxy.nominated",
+                    obj=nomination,
+                    data={
+                        "draw": nomination.draw_id,
+                        "participant": participant.card_number,
+                        "nominee": nominee.name,
+                        "nominee_id_last4": nominee.id_number[-4:],
+                        "batch": str(batch),
+                    },
+                )
+    except IntegrityError:
+        # Another desk registered the same nominee or participant a moment ago: the partial
+        # unique indexes refused the second one.
+        raise DomainError(
+            "This nominee or participant was registered for this draw at another desk a moment ago.",
+            code="proxy_refused",
+        ) from None
+    return nominations
+
+
+def proxy_revoke(*, actor: Actor, nomination_id: int, reason: str, now: dt.datetime | None = None) -> ProxyNomination:
+    """Revoke a nomination, keeping it on record with who revoked it, when and why."""
+    if not reason.strip():
+        raise DomainError("Say why the nomination is revoked: the reason is kept.", code="no_reason")
+    now = now or timezone.now()
+    with transaction.atomic():
+        nomination = ProxyNomination.objects.select_for_update().get(pk=nomination_id)
+        if not nomination.is_live:
+            raise DomainError("This nomination was already revoked.", code="already_revoked")
+        nomination.revoked_at, nomination.revoked_by, nomination.revoke_reason = now, actor.user, reason.strip()
+        nomination.save(update_fields=["revoked_at", "revoked_by", "revoke_reason"])
+        audit_log(actor=actor, action="proxy.revoked", obj=nomination, data={"reason": reason.strip()})
+    return nomination
+
+
+def decline_refusal(*, draw: Draw, member: Member, now: dt.datetime) -> str | None:
+    """Why `member` cannot register a decline for `draw` now, or None: inside the draw's decline
+    window, once per draw, a participant who may take part."""
+    refusal = _window_refusal(draw, draw.declines_open_at, draw.declines_close_at, "The decline register", now)
+    if refusal:
+        return refusal
+    if DeclineRegistration.objects.live().filter(draw=draw, member=member).exists():
+        return f"{member.full_name} has already declined to be present at {draw.name}."
+    return _participant_refusal(draw, member, now)
+
+
+def decline_register(
+    *, actor: Actor, member: Member, draw_ids: Sequence[int], id_seen: bool, now: dt.datetime | None = None
+) -> list[DeclineRegistration]:
+    """The member, in person with their own card and ID, declines to be present at each draw
+    (every draw of that promotional day, when asked): if drawn they are still a winner and are
+    contacted (CPA reg. 11(3); Emnotweni rules 14-15). Nobody can register it for someone else:
+    the service takes only the member whose card was swiped."""
+    if actor.user is None:
+        raise DomainError("Only a signed-in member of the desk can register a decline.", code="no_user")
+    if not id_seen:
+        raise DomainError(
+            "The participant registers in person: check their own ID document first.", code="not_presented"
+        )
+    now = now or timezone.now()
+    batch = uuid.uuid4()
+    try:
+        with transaction.atomic():
+            registrations = []
+            for draw in _locked_draws(draw_ids):
+                refusal = decline_refusal(draw=draw, member=member, now=now)
+                if refusal:
+                    raise DomainError(refusal, code="decline_refused")
+                registration = DeclineRegistration.objects.create(
+                    draw=draw, member=member, id_seen=True, batch=batch, registered_by=actor.user, registered_at=now
+                )
+                audit_log(
+                    actor=actor,
+                    action="decline.registered",
+                    obj=registration,
+                    data={"draw": draw.pk, "member": member.card_number, "batch": str(batch)},
+                )
+                registrations.append(registration)
+    except IntegrityError:
+        raise DomainError(
+            f"{member.full_name} was registered for this draw at another desk a moment ago.", code="decline_refused"
+        ) from None
+    return registrations
+
+
+def decline_revoke(
+    *, actor: Actor, registration_id: int, reason: str, now: dt.datetime | None = None
+) -> DeclineRegistration:
+    """Withdraw a decline (the participant will be present after all), keeping it on record."""
+    if not reason.strip():
+        raise DomainError("Say why the decline is withdrawn: the reason is kept.", code="no_reason")
+    now = now or timezone.now()
+    with transaction.atomic():
+        registration = DeclineRegistration.objects.select_for_update().get(pk=registration_id)
+        if not registration.is_live:
+            raise DomainError("This decline was already withdrawn.", code="already_revoked")
+        registration.revoked_at, registration.revoked_by = now, actor.user
+        registration.revoke_reason = reason.strip()
+        registration.save(update_fields=["revoked_at", "revoked_by", "revoke_reason"])
+        audit_log(actor=actor, action="decline.revoked", obj=registration, data={"reason": reason.strip()})
+    return registration

@@ -1,0 +1,40 @@
+"""Nominations and declines made through the services, as the desk makes them."""
+
+import datetime as dt
+
+from core.audit import Actor
+from members.models import Member
+from members.tests.factories import UserFactory, sa_id_for
+from proxies.services import Nominee, decline_register, proxy_nominate
+
+
+def desk_actor() -> Actor:
+    return Actor.for_user(UserFactory())
+
+
+def nominee_for(member: Member | None = None, *, name: str = "Lerato Khumalo", born=dt.date(1985, 6, 15)) -> Nominee:
+    """A member as nominee, or a person without a card."""
+    if member is not None:
+        return Nominee(member.full_name, member.id_type, member.id_number, member.phone, member)
+    return Nominee(name, "sa_id", sa_id_for(born, 4321), "+27821234567")
+
+
+def nominate(*, participant: Member, draw, nominee: Member | Nominee | None = None, now=None, actor=None):
+    (nomination,) = proxy_nominate(
+        actor=actor or desk_actor(),
+        participant=participant,
+        draw_ids=[draw.pk],
+        nominee=nominee if isinstance(nominee, Nominee) else nominee_for(nominee),
+        participant_id_seen=True,
+        nominee_id_seen=True,
+        form_signed=True,
+        now=now,
+    )
+    return nomination
+
+
+def decline(*, member: Member, draw, now=None, actor=None):
+    (registration,) = decline_register(
+        actor=actor or desk_actor(), member=member, draw_ids=[draw.pk], id_seen=True, now=now
+    )
+    return registration
