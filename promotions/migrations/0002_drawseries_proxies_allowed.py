@@ -4,15 +4,17 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('promotions', '0001_initial'),
+        ("promotions", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='drawseries',
-            name='proxies_allowed',
-            field=models.BooleanField(default=True, help_text='Whether winners may be represented by a nominated proxy (DayTime PlayTime: no).'),
+            model_name="drawseries",
+            name="proxies_allowed",
+            field=models.BooleanField(
+                default=True,
+                help_text="Whether winners may be represented by a nominated proxy (DayTime PlayTime: no).",
+            ),
         ),
     ]
