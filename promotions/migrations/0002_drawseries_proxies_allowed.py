@@ -3,6 +3,13 @@
 from django.db import migrations, models
 
 
+def daytime_playtime_has_no_proxies(apps, schema_editor):
+    # A database loaded before this field existed: DayTime PlayTime (Emnotweni rules 14-15) has a
+    # decline register and no proxies, as its seed definition now says.
+    DrawSeries = apps.get_model("promotions", "DrawSeries")
+    DrawSeries.objects.filter(promotion__code="emnotweni-daytime-playtime").update(proxies_allowed=False)
+
+
 class Migration(migrations.Migration):
     dependencies = [
         ("promotions", "0001_initial"),
@@ -17,4 +24,5 @@ class Migration(migrations.Migration):
                 help_text="Whether winners may be represented by a nominated proxy (DayTime PlayTime: no).",
             ),
         ),
+        migrations.RunPython(daytime_playtime_has_no_proxies, migrations.RunPython.noop),
     ]
