@@ -217,7 +217,7 @@ def proxy_revoke(*, actor: Actor, nomination_id: int, reason: str, now: dt.datet
 def decline_refusal(*, draw: Draw, member: Member, now: dt.datetime) -> str | None:
     """Why `member` cannot register a decline for `draw` now, or None: inside the draw's decline
     window, once per draw, a participant who may take part."""
-    refusal = _window_refusal(draw, draw.declines_open_at, draw.declines_close_at, "The decline register", now)
+    refusal = _window_refusal(draw, draw.declines_open_at, draw.declines_close_at, "Decline registrations", now)
     if refusal:
         return refusal
     if DeclineRegistration.objects.live().filter(draw=draw, member=member).exists():

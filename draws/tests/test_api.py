@@ -11,6 +11,7 @@ from draws.models import Activation
 from draws.services import device_token_create
 from members.tests.factories import MemberFactory, PointsEntryFactory
 from promotions.tests.factories import make_draw, make_series
+from proxies.tests.factories import nominate  # tests may reach above draws
 
 pytestmark = pytest.mark.django_db
 
@@ -237,3 +238,16 @@ def test_a_kiosk_never_shows_why_a_member_is_excluded(ehost, draw, member):
     assert response.json()["code"] == "not_eligible"
     for text in (str(row), response.json()["detail"]):
         assert "Refusal" not in text and "please see the Rewards desk" in text
+
+
+@time_machine.travel(IN_WINDOW, tick=False)
+def test_a_registered_proxy_cannot_activate_through_the_api(ehost, draw, member):
+    participant = MemberFactory(card_number="5000000002")
+    PointsEntryFactory(member=participant, points=420, earned_at=DRAW_AT - dt.timedelta(days=1))
+    assert post(ehost, {"card_number": "5000000002", "draw_id": draw.pk}).status_code == 201
+    nominate(participant=participant, draw=draw, nominee=member)
+
+    response = post(ehost, {"card_number": "5000000001", "draw_id": draw.pk})
+    assert (response.status_code, response.json()["code"]) == (403, "is_proxy")
+    assert "registered as a proxy" in response.json()["detail"]
+    assert not Activation.objects.filter(member=member).exists()
