@@ -10,6 +10,7 @@ urlpatterns = [
     path("members/", include("members.urls")),
     path("promotions/", include("promotions.urls")),
     path("draws/", include("draws.urls")),
+    path("proxies/", include("proxies.urls")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/password/", core_views.PasswordChangeView.as_view(), name="password_change"),

@@ -43,11 +43,19 @@ MATRIX = {
     "draws:activate": (lambda o: {"draw_id": o["draw"].pk}, {REWARDS_DESK}),
     "draws:receipt": (lambda o: {"activation_id": o["activation"].pk}, READERS),
     "draws:receipt_pdf": (lambda o: {"activation_id": o["activation"].pk}, READERS),
+    "proxies:member_nominate": (lambda o: {"member_id": o["member"].pk}, {REWARDS_DESK}),
+    "proxies:member_decline": (lambda o: {"member_id": o["member"].pk}, {REWARDS_DESK}),
+    "proxies:nomination": (lambda o: {"nomination_id": o["nomination"].pk}, {REWARDS_DESK}),
+    "proxies:nomination_pdf": (lambda o: {"nomination_id": o["nomination"].pk}, {REWARDS_DESK}),
+    "proxies:draw_register": (lambda o: {"draw_id": o["draw"].pk}, READERS),
 }
 # POST-only actions: (kwargs maker, roles allowed).
 POST_MATRIX = {
     "members:exclusion_end": (lambda o: {"exclusion_id": o["exclusion"].pk}, {PROMOTIONS_MANAGER}),
     "draws:standing_refresh": (lambda o: {"draw_id": o["draw"].pk}, {PROMOTIONS_MANAGER}),
+    # Posted without a reason: refused on the form (nothing revoked), redirected for the desk.
+    "proxies:nomination_revoke": (lambda o: {"nomination_id": o["nomination"].pk}, {REWARDS_DESK}),
+    "proxies:decline_revoke": (lambda o: {"registration_id": o["decline"].pk}, {REWARDS_DESK}),
 }
 # Served outside the role system: the login page, logout, and Django's admin (staff only).
 OUTSIDE = {"login", "logout"}
@@ -80,6 +88,7 @@ def objects(db, reference_data, user_for):
     from members.models import ImportJob
     from members.tests.factories import ExclusionFactory, MemberFactory, PointsEntryFactory
     from promotions.tests.factories import make_draw, make_series
+    from proxies.tests.factories import decline, nominate
 
     # Pinned for the whole test: the draw must fall inside the test promotion's dates (2025 to 2027).
     with time_machine.travel(dt.datetime(2026, 3, 4, 10, 0, tzinfo=dt.timezone(dt.timedelta(hours=2))), tick=False):
@@ -92,8 +101,13 @@ def objects(db, reference_data, user_for):
         activation = activation_create(
             actor=Actor.system("test"), draw_id=draw.pk, card_number="6000000001", channel="ehost"
         )
+        # 10:00 on the draw day: inside its proxy window (08:00 to 11:45) and its decline window.
+        nomination = nominate(participant=member, draw=draw, now=timezone.now())
+        registration = decline(member=member, draw=draw, now=timezone.now())
         yield {
             "member": member,
+            "nomination": nomination,
+            "decline": registration,
             "draw": draw,
             "series": draw.series,
             "activation": activation,

@@ -1,0 +1,102 @@
+from django import forms
+from django.utils import timezone
+
+from core.forms import GuardedForm
+from members.identity import IdType
+from members.models import Member
+from members.selectors import member_lookup
+from proxies.services import Nominee
+
+CHECK = forms.CheckboxInput(attrs={"class": "form-check-input"})
+
+
+def _draw_label(draw, opens, closes) -> str:
+    return (
+        f"{draw.name} · {draw.property.name} · {timezone.localtime(draw.scheduled_at):%a %d %b %Y %H:%M} "
+        f"(open until {timezone.localtime(closes):%H:%M})"
+    )
+
+
+class DrawChoiceForm(GuardedForm):
+    """The draws offered are only those the service would accept now (the view passes them);
+    anything else posted is refused as an invalid choice."""
+
+    draws = forms.TypedMultipleChoiceField(
+        coerce=int,
+        widget=forms.CheckboxSelectMultiple(attrs={"class": "form-check-input"}),
+        error_messages={"required": "Tick at least one draw."},
+    )
+
+    def __init__(self, *args, draws=(), window=("proxies_open_at", "proxies_close_at"), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["draws"].choices = [
+            (d.pk, _draw_label(d, getattr(d, window[0]), getattr(d, window[1]))) for d in draws
+        ]
+
+
+class NominateForm(DrawChoiceForm):
+    lookup = forms.CharField(
+        label="Proxy's card, if a member",
+        required=False,
+        max_length=200,
+        help_text="Swipe the proxy's card, or type their card or ID number; or type their details below.",
+    )
+    nominee_name = forms.CharField(label="Proxy's full name", required=False, max_length=121)
+    nominee_id_type = forms.ChoiceField(
+        label="Proxy's ID type",
+        required=False,
+        choices=[("", "—"), *IdType.choices],
+        widget=forms.Select(attrs={"class": "form-select"}),
+    )
+    nominee_id_number = forms.CharField(label="Proxy's ID number", required=False, max_length=40)
+    nominee_phone = forms.CharField(label="Proxy's phone", required=False, max_length=20)
+    participant_id_seen = forms.BooleanField(label="Participant's ID seen", required=False, widget=CHECK)
+    nominee_id_seen = forms.BooleanField(label="Proxy's ID seen", required=False, widget=CHECK)
+    form_signed = forms.BooleanField(label="Form signed by both", required=False, widget=CHECK)
+
+    def clean(self):
+        data = super().clean()
+        data["nominee"] = None
+        if self.errors:
+            return data
+        if data.get("lookup", "").strip():
+            result = member_lookup(data["lookup"])
+            if len(result.members) != 1:
+                self.add_error(
+                    "lookup",
+                    "No single member matches: swipe the proxy's card, type their ID number, "
+                    "or clear this field and type their details.",
+                )
+                return data
+            member: Member = result.members[0]
+            data["nominee"] = Nominee(member.full_name, member.id_type, member.id_number, member.phone, member)
+            return data
+        missing = [
+            label
+            for field, label in (
+                ("nominee_name", "full name"),
+                ("nominee_id_type", "ID type"),
+                ("nominee_id_number", "ID number"),
+            )
+            if not data.get(field, "").strip()
+        ]
+        if missing:
+            raise forms.ValidationError(f"Swipe the proxy's card, or type their {', '.join(missing)}.")
+        data["nominee"] = Nominee(
+            data["nominee_name"], data["nominee_id_type"], data["nominee_id_number"], data.get("nominee_phone", "")
+        )
+        return data
+
+
+class DeclineForm(DrawChoiceForm):
+    # No field for anyone else: the participant registers in person with their own card and ID.
+    id_seen = forms.BooleanField(label="ID checked — the participant is here in person", required=False, widget=CHECK)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, window=("declines_open_at", "declines_close_at"), **kwargs)
+
+
+class RevokeForm(GuardedForm):
+    reason = forms.CharField(
+        label="Reason", max_length=500, error_messages={"required": "Say why: the reason is kept."}
+    )

@@ -1,0 +1,57 @@
+"""Proxy and decline pieces shown on pages owned by apps below proxies (the member page, the
+draw page). Those apps never import proxies; their templates ask for these tags."""
+
+from django import template
+from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
+
+from draws.models import Draw
+from proxies.models import DeclineRegistration, ProxyNomination
+from proxies.selectors import member_live_declines, member_live_nominations
+
+register = template.Library()
+
+
+@register.inclusion_tag("proxies/_member_proxies.html", takes_context=True)
+def member_proxies(context, member):
+    """The member's live nominations and declines, with Print form / Revoke and the two
+    buttons for the desk."""
+    perms = context.get("perms")
+    return {
+        "member": member,
+        "can_view": bool(perms and perms["proxies"]["view_proxynomination"]),
+        "nominations": member_live_nominations(member),
+        "declines": member_live_declines(member),
+        "can_nominate": bool(perms and perms["proxies"]["add_proxynomination"]),
+        "can_decline": bool(perms and perms["proxies"]["add_declineregistration"]),
+        "can_revoke_nomination": bool(perms and perms["proxies"]["change_proxynomination"]),
+        "can_revoke_decline": bool(perms and perms["proxies"]["change_declineregistration"]),
+        "csrf_token": context.get("csrf_token"),
+    }
+
+
+@register.inclusion_tag("proxies/_draw_count.html", takes_context=True)
+def draw_proxy_count(context, draw):
+    """ "Proxies: N · Declines: M" on the draw page, linking to the stage team's list."""
+    perms = context.get("perms")
+    # Both counts in one statement: the draw page keeps a small, fixed query budget.
+    nominations, declines = (
+        Draw.objects.filter(pk=draw.pk)
+        .annotate(
+            live_nominations=_live_count(ProxyNomination.objects.live().filter(draw=OuterRef("pk"))),
+            live_declines=_live_count(DeclineRegistration.objects.live().filter(draw=OuterRef("pk"))),
+        )
+        .values_list("live_nominations", "live_declines")
+        .get()
+    )
+    return {
+        "draw": draw,
+        "nominations": nominations,
+        "declines": declines,
+        "can_view": bool(perms and perms["proxies"]["view_proxynomination"]),
+    }
+
+
+def _live_count(rows: QuerySet) -> Coalesce:
+    counted = rows.order_by().values("draw").annotate(n=Count("pk")).values("n")
+    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
