@@ -28,16 +28,26 @@ def member_candidate_draws(member: Member, now: dt.datetime) -> list[Draw]:
     )
 
 
-def draws_open_for_proxy(member: Member, now: dt.datetime) -> list[Draw]:
-    """Only the draws the service would accept a nomination for now (its own check)."""
-    return [
-        d for d in member_candidate_draws(member, now) if proxy_refusal(draw=d, participant=member, now=now) is None
-    ]
+def draws_for_proxy(member: Member, now: dt.datetime) -> tuple[list[Draw], list[tuple[Draw, str]]]:
+    """The draws the service would accept a nomination for now (its own check), and the others
+    with the reason the desk reads out ("Proxy nominations ... open at 08:00")."""
+    return _split(member, now, lambda d: proxy_refusal(draw=d, participant=member, now=now))
 
 
-def draws_open_for_decline(member: Member, now: dt.datetime) -> list[Draw]:
-    """Only the draws the service would accept a decline for now (its own check)."""
-    return [d for d in member_candidate_draws(member, now) if decline_refusal(draw=d, member=member, now=now) is None]
+def draws_for_decline(member: Member, now: dt.datetime) -> tuple[list[Draw], list[tuple[Draw, str]]]:
+    """As draws_for_proxy, for the decline register."""
+    return _split(member, now, lambda d: decline_refusal(draw=d, member=member, now=now))
+
+
+def _split(member: Member, now: dt.datetime, refusal) -> tuple[list[Draw], list[tuple[Draw, str]]]:
+    open_now, refused = [], []
+    for draw in member_candidate_draws(member, now):
+        reason = refusal(draw)
+        if reason is None:
+            open_now.append(draw)
+        else:
+            refused.append((draw, reason))
+    return open_now, refused
 
 
 def member_live_nominations(member: Member) -> QuerySet[ProxyNomination]:

@@ -18,7 +18,7 @@ from proxies.models import DeclineRegistration, ProxyNomination
 def member_nominate(request, member_id: int):
     """Nominate a proxy: only the draws the service would accept now are offered."""
     member = get_object_or_404(Member.objects.with_related(), pk=member_id)
-    draws = selectors.draws_open_for_proxy(member, timezone.now())
+    draws, refused = selectors.draws_for_proxy(member, timezone.now())
     form = NominateForm(request.POST or None, draws=draws)
     nominations = submit(
         request,
@@ -36,14 +36,15 @@ def member_nominate(request, member_id: int):
     if nominations:
         messages.success(request, f"{nominations[0].nominee_name} is {member.full_name}'s proxy. Print the form.")
         return redirect("proxies:nomination", nomination_id=nominations[0].pk)
-    return render(request, "proxies/nominate.html", {"member": member, "draws": draws, "form": form})
+    context = {"member": member, "draws": draws, "refused": refused, "form": form}
+    return render(request, "proxies/nominate.html", context)
 
 
 @permission_required("proxies.add_declineregistration", raise_exception=True)
 def member_decline(request, member_id: int):
     """Register a decline, in person: the swiped member only, no field for anyone else."""
     member = get_object_or_404(Member.objects.with_related(), pk=member_id)
-    draws = selectors.draws_open_for_decline(member, timezone.now())
+    draws, refused = selectors.draws_for_decline(member, timezone.now())
     form = DeclineForm(request.POST or None, draws=draws)
     registrations = submit(
         request,
@@ -59,7 +60,8 @@ def member_decline(request, member_id: int):
         names = ", ".join(r.draw.name for r in registrations)
         messages.success(request, f"{member.full_name} declines to be present at {names}.")
         return redirect("members:detail", member_id=member.pk)
-    return render(request, "proxies/decline.html", {"member": member, "draws": draws, "form": form})
+    context = {"member": member, "draws": draws, "refused": refused, "form": form}
+    return render(request, "proxies/decline.html", context)
 
 
 def _nomination(nomination_id: int) -> ProxyNomination:

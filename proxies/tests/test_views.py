@@ -244,3 +244,13 @@ def test_only_the_desk_may_nominate_decline_or_print_a_form(role, client_for, wo
 
 def test_the_cashier_may_not_see_the_register(cashier, world):
     assert cashier.get(reverse("proxies:draw_register", args=[world["draw"].pk])).status_code == 403
+
+
+def test_a_draw_not_open_for_proxies_yet_is_listed_with_the_reason_not_offered(desk, world):
+    draw, member = world["draw"], world["member"]
+    with time_machine.travel(NOW.replace(hour=7, minute=30), tick=False):
+        page = desk.get(reverse("proxies:member_nominate", args=[member.pk])).content.decode()
+    assert f'value="{draw.pk}"' not in page
+    assert "Proxy nominations for" in page and "open at Wed 04 Mar 2026 08:00" in page
+    # ... and a draw whose promotion has no proxies says so.
+    assert "has no proxies for" in page
