@@ -11,10 +11,8 @@ CHECK = forms.CheckboxInput(attrs={"class": "form-check-input"})
 
 
 def _draw_label(draw, opens, closes) -> str:
-    return (
-        f"{draw.name} · {draw.property.name} · {timezone.localtime(draw.scheduled_at):%a %d %b %Y %H:%M} "
-        f"(open until {timezone.localtime(closes):%H:%M})"
-    )
+    # A generated draw name already carries its date and time.
+    return f"{draw.name} · {draw.property.name} (open until {timezone.localtime(closes):%a %d %b %Y %H:%M})"
 
 
 class DrawChoiceForm(GuardedForm):
@@ -46,6 +44,7 @@ class NominateForm(DrawChoiceForm):
         label="Proxy's ID type",
         required=False,
         choices=[("", "—"), *IdType.choices],
+        initial=IdType.SA_ID,  # most proxies carry an SA ID; a passport is chosen when needed
         widget=forms.Select(attrs={"class": "form-select"}),
     )
     nominee_id_number = forms.CharField(label="Proxy's ID number", required=False, max_length=40)

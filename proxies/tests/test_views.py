@@ -64,7 +64,7 @@ def test_the_nominate_page_lists_only_the_draws_that_can_take_a_proxy_now(desk, 
     offered = [pk for pk, _ in response.context["form"].fields["draws"].choices]
     # Not the draw without tickets of the member's, nor the draw whose series takes no proxies.
     assert offered == [world["draw"].pk]
-    assert "open until 11:45" in response.content.decode()
+    assert "open until Wed 04 Mar 2026 11:45" in response.content.decode()
 
 
 def test_the_nominate_page_offers_no_button_once_the_proxy_window_closed(desk, world):
