@@ -40,10 +40,7 @@ test: system-packages $(BIN)/.installed
 	$(PY) manage.py check
 	$(PY) manage.py makemigrations --check --dry-run
 	$(BIN)/pytest
-	@echo "== again at 03:00 Johannesburg =="
-	$(BIN)/pytest -q -m "not browser and not worker and not slow" --clock=03:00
-	@echo "== again at 23:50 Johannesburg =="
-	$(BIN)/pytest -q -m "not browser and not worker and not slow" --clock=23:50
+	PYTEST=$(BIN)/pytest scripts/clock-runs 03:00 23:50
 
 # Chromium and the PDF libraries: installed when root with apt-get, else the command to run.
 system-packages:

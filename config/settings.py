@@ -144,6 +144,8 @@ if _migration_database_url and sys.argv[1:2] == ["migrate"]:
     _database_url = _migration_database_url
 DB_APP_ROLE = env_str("DB_APP_ROLE", "promodesk_app")
 DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=env_int("DB_CONN_MAX_AGE", 60))}
+if env_str("TEST_DATABASE_NAME"):  # two test runs side by side (make test's clock runs), each its own
+    DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME")}
 if TESTING and DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
     raise ImproperlyConfigured("The test suite runs on PostgreSQL only; DATABASE_URL must be postgres://...")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
