@@ -54,6 +54,7 @@ def test_a_partial_name_with_two_matches_lists_them_and_a_click_opens_one(page, 
 
     log_in(page, clerk)
     page.goto(reverse("members:lookup"))
+    expect(page.locator("#id_q")).to_be_focused()
     page.keyboard.type("ndlov")
     page.keyboard.press("Enter")
 
