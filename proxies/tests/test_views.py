@@ -254,3 +254,10 @@ def test_a_draw_not_open_for_proxies_yet_is_listed_with_the_reason_not_offered(d
     assert "Proxy nominations for" in page and "open at Wed 04 Mar 2026 08:00" in page
     # ... and a draw whose promotion has no proxies says so.
     assert "has no proxies for" in page
+
+
+def test_the_draw_page_of_a_draw_without_proxies_shows_no_proxy_window(manager, world):
+    page = manager.get(reverse("draws:detail", args=[world["decline_only"].pk])).content.decode()
+    assert "None: this promotion has a decline register only" in page
+    other = manager.get(reverse("draws:detail", args=[world["draw"].pk])).content.decode()
+    assert "None: this promotion has a decline register only" not in other
