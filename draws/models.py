@@ -9,8 +9,8 @@ import hashlib
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.utils import timezone
 
+from core.formats import local_datetime
 from members.models import Member, Property
 from promotions.models import DrawMethod, DrawSeries, PromotionStatus
 
@@ -111,8 +111,8 @@ class Draw(models.Model):
             return None
         upcoming = [w for w in windows if w.opens_at > now]
         if upcoming and self.status == DrawStatus.SCHEDULED:
-            return f"Tickets for {self.name} can be activated from {_when(upcoming[0].opens_at)}."
-        return f"Ticket activation for {self.name} closed at {_when(max(w.closes_at for w in windows))}."
+            return f"Tickets for {self.name} can be activated from {local_datetime(upcoming[0].opens_at)}."
+        return f"Ticket activation for {self.name} closed at {local_datetime(max(w.closes_at for w in windows))}."
 
     def move_refusal(self) -> str | None:
         """Why this draw cannot be moved, or None: once tickets are out, their receipts name its time."""
@@ -129,10 +129,6 @@ class Draw(models.Model):
     def open_window(self, now) -> "TicketWindow | None":
         """The ticket window open at `now`, if any (for "closes Mon 30 Nov 06:55, in 1 h 05 min")."""
         return next((w for w in self.windows.all() if w.contains(now)), None)
-
-
-def _when(moment) -> str:
-    return f"{timezone.localtime(moment):%a %d %b %Y %H:%M}"
 
 
 class TicketWindow(models.Model):

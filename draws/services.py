@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from core.audit import Actor, audit_log
 from core.errors import DomainError
+from core.formats import local_datetime
 from draws.allocation import MemberDrawStanding, allocation_overview, member_allocation
 from draws.models import Activation, Channel, DeviceKind, DeviceToken, Draw, DrawStanding, DrawStatus, TicketWindow
 from members.models import ImportJob, ImportKind, ImportStatus, Member
@@ -61,7 +62,7 @@ def _check_in_promotion(series: DrawSeries, scheduled_at: dt.datetime) -> None:
 
 
 def _draw_name(series: DrawSeries, scheduled_at: dt.datetime) -> str:
-    return f"{series.name}, {timezone.localtime(scheduled_at):%a %d %b %Y %H:%M}"
+    return f"{series.name}, {local_datetime(scheduled_at)}"
 
 
 def draw_schedule(
@@ -147,7 +148,7 @@ def draw_move(
         DrawSeries.objects.select_for_update().get(pk=draw.series_id)  # as the scheduler does: one at a time
         if draw.series.draws.filter(scheduled_at=scheduled_at).exclude(pk=draw.pk).exists():
             raise DomainError(
-                f"{draw.series.name} already has a draw at {timezone.localtime(scheduled_at):%a %d %b %Y %H:%M} "
+                f"{draw.series.name} already has a draw at {local_datetime(scheduled_at)} "
                 "(a cancelled draw keeps its time on record): choose another time.",
                 code="time_taken",
             )

@@ -8,6 +8,7 @@ from django.views.decorators.http import require_POST
 
 from core.audit import Actor
 from core.errors import DomainError
+from core.formats import local_datetime
 from core.forms import submit
 from draws import receipts, services
 from draws.allocation import MemberDrawStanding, earning_period, member_allocation
@@ -105,9 +106,7 @@ def draw_move(request, draw_id: int):
         ),
     )
     if moved:
-        messages.success(
-            request, f"{moved.name} is moved to {timezone.localtime(moved.scheduled_at):%a %d %b %Y %H:%M}."
-        )
+        messages.success(request, f"{moved.name} is moved to {local_datetime(moved.scheduled_at)}.")
         return redirect("draws:detail", draw_id=draw.pk)
     return render(request, "draws/move.html", {"draw": draw, "form": form})
 

@@ -1,6 +1,6 @@
 from django import forms
-from django.utils import timezone
 
+from core.formats import local_datetime
 from core.forms import GuardedForm
 from members.identity import IdType
 from members.models import Member
@@ -12,7 +12,7 @@ CHECK = forms.CheckboxInput(attrs={"class": "form-check-input"})
 
 def _draw_label(draw, opens, closes) -> str:
     # A generated draw name already carries its date and time.
-    return f"{draw.name} · {draw.property.name} (open until {timezone.localtime(closes):%a %d %b %Y %H:%M})"
+    return f"{draw.name} · {draw.property.name} (open until {local_datetime(closes)})"
 
 
 class DrawChoiceForm(GuardedForm):

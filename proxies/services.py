@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from core.audit import Actor, audit_log
 from core.errors import DomainError
+from core.formats import local_datetime
 from draws.models import Activation, Draw, DrawStatus
 from members.eligibility import person_refusals
 from members.identity import identify_document
@@ -33,17 +34,13 @@ class Nominee:
     member: Member | None = None
 
 
-def _when(moment: dt.datetime) -> str:
-    return f"{timezone.localtime(moment):%a %d %b %Y %H:%M}"
-
-
 def _window_refusal(draw: Draw, opens: dt.datetime, closes: dt.datetime, what: str, now: dt.datetime) -> str | None:
     if draw.status == DrawStatus.CANCELLED:
         return f"{draw.name} is cancelled."
     if now < opens:
-        return f"{what} for {draw.name} open at {_when(opens)}."
+        return f"{what} for {draw.name} open at {local_datetime(opens)}."
     if now >= closes:
-        return f"{what} for {draw.name} closed at {_when(closes)}."
+        return f"{what} for {draw.name} closed at {local_datetime(closes)}."
     return None
 
 
