@@ -51,7 +51,11 @@ def wait_until_a_worker_waits_for_the_apply_lock(worker: threading.Thread) -> No
     deadline = time.monotonic() + 30  # time-machine leaves the monotonic clock alone
     while time.monotonic() < deadline and worker.is_alive():
         with connection.cursor() as cursor:
-            cursor.execute("SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted)")
+            # In this database only: make test runs other sessions on the same cluster side by side.
+            cursor.execute(
+                "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+                " AND database = (SELECT oid FROM pg_database WHERE datname = current_database()))"
+            )
             if cursor.fetchone()[0]:
                 return
         time.sleep(0.02)
