@@ -18,6 +18,7 @@ from promotions.models import DrawMethod, DrawSeries, PromotionStatus
 class DrawStatus(models.TextChoices):
     SCHEDULED = "scheduled", "Scheduled"
     CLOSED = "closed", "Entries frozen"
+    RUNNING = "running", "Drawing"
     DRAWN = "drawn", "Drawn"
     CANCELLED = "cancelled", "Cancelled"
 
@@ -64,6 +65,15 @@ class Draw(models.Model):
     entries_sha256 = models.CharField(max_length=64, blank=True)
     seed_sha256 = models.CharField(max_length=64, blank=True)
     seed_hex = models.CharField(max_length=64, blank=True, help_text="Secret until the draw has run.")
+    # The run (draws.engine): set when it starts, copied from the series so the record keeps
+    # what applied on the night whatever the series says later.
+    started_at = models.DateTimeField(null=True, blank=True)
+    started_by = models.CharField(max_length=150, blank=True, help_text="Who pressed Start, or system:tick.")
+    witness_name = models.CharField(max_length=120, blank=True)
+    winners_wanted = models.PositiveSmallIntegerField(null=True, blank=True)
+    win_once = models.CharField(max_length=10, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+    ended_short_reason = models.TextField(blank=True, help_text="Why the draw ended with fewer winners than wanted.")
 
     objects = DrawQuerySet.as_manager()
 
@@ -93,11 +103,19 @@ class Draw(models.Model):
     def is_cancelled(self) -> bool:
         return self.status == DrawStatus.CANCELLED
 
+    def is_complete(self) -> bool:
+        return self.status == DrawStatus.DRAWN
+
+    def revealed_seed(self) -> str:
+        """The seed, once the draw is complete (DRAWS.md §1); empty before."""
+        return self.seed_hex if self.status == DrawStatus.DRAWN else ""
+
     def status_style(self) -> str:
         """The badge colour of the status, for pages."""
         return {
             DrawStatus.CANCELLED: "text-bg-danger",
             DrawStatus.DRAWN: "text-bg-success",
+            DrawStatus.RUNNING: "text-bg-warning",
             DrawStatus.CLOSED: "text-bg-secondary",
         }.get(self.status, "text-bg-primary")
 
@@ -247,3 +265,111 @@ class DrawStanding(models.Model):
 
     def __str__(self) -> str:
         return f"Standing of {self.draw_id} at {self.computed_at}"
+
+
+class PickOutcome(models.TextChoices):
+    """DRAWS.md §3."""
+
+    REDRAW_ALREADY_WINNER = "redraw_already_winner", "Redraw: already a winner of this draw"
+    REDRAW_WON_IN_SCOPE = "redraw_won_in_scope", "Redraw: already won within the promotion's win-once rule"
+    REDRAW_INELIGIBLE = "redraw_ineligible", "Redraw: not eligible any more"
+    REDRAW_IS_PROXY = "redraw_is_proxy", "Redraw: the proxy of another participant in this draw"
+    PRESENT = "present", "Present: a winner"
+    PROXY_PRESENT = "proxy_present", "Proxy present: a winner"
+    DECLINED = "declined", "Declined to be present: a winner, to be contacted"
+    NO_SHOW = "no_show", "No-show: redraw"
+    DISQUALIFIED = "disqualified", "Disqualified: redraw"
+
+
+WINNING_OUTCOMES = frozenset({PickOutcome.PRESENT, PickOutcome.PROXY_PRESENT, PickOutcome.DECLINED})
+AUTOMATIC_OUTCOMES = frozenset(
+    {
+        PickOutcome.REDRAW_ALREADY_WINNER,
+        PickOutcome.REDRAW_WON_IN_SCOPE,
+        PickOutcome.REDRAW_INELIGIBLE,
+        PickOutcome.REDRAW_IS_PROXY,
+    }
+)
+
+
+class RapsPool(models.TextChoices):
+    SLOT = "slot", "Slots"
+    TABLE = "table", "Tables"
+
+
+class DrawPick(models.Model):
+    """One selection of a draw, in order, with its outcome. Append-only: the database refuses to
+    delete a pick or change one, except to record the outcome of a pick that has none yet
+    (migration 0008). An automatic redraw gets its outcome in the same insert."""
+
+    draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="picks")
+    seq = models.PositiveIntegerField(help_text="Order of the pick among all of the draw's picks (1, 2, ...).")
+    pool = models.CharField(max_length=5, choices=RapsPool.choices, blank=True, help_text="RAPS only.")
+    k = models.PositiveIntegerField(help_text="DRAWS.md's k: per draw, or per pool in a RAPS session.")
+    serial = models.PositiveBigIntegerField(help_text="The ticket serial, or the row of the RAPS pool.")
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
+    card_number = models.CharField(max_length=20, help_text="As it was when picked, for the record.")
+    picked_at = models.DateTimeField()
+    picked_by = models.CharField(max_length=150, help_text="Who conducted the pick, or system:tick.")
+    outcome = models.CharField(max_length=24, choices=PickOutcome.choices, blank=True)
+    reason = models.TextField(blank=True)
+    outcome_at = models.DateTimeField(null=True, blank=True)
+    outcome_by = models.CharField(max_length=150, blank=True)
+
+    class Meta:
+        ordering = ["draw", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["draw", "seq"], name="pick_seq_per_draw"),
+            models.UniqueConstraint(fields=["draw", "pool", "k"], name="pick_k_per_draw_pool"),
+            # At most one pick waits for its outcome: the next is made only once it is decided.
+            models.UniqueConstraint(fields=["draw"], condition=Q(outcome=""), name="one_pick_awaiting_outcome"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Pick {self.k} of {self.draw_id}: {self.serial}"
+
+    def is_winner(self) -> bool:
+        return self.outcome in WINNING_OUTCOMES
+
+    def awaits_outcome(self) -> bool:
+        return self.outcome == ""
+
+
+class RapsList(models.Model):
+    """The active-player list of a RAPS session, as uploaded, with the canonical list of the rows
+    that qualify (DRAWS.md §5). Replaced whole by a new upload until the first pick."""
+
+    draw = models.OneToOneField(Draw, on_delete=models.PROTECT, related_name="raps_list")
+    file_name = models.CharField(max_length=200)
+    uploaded_at = models.DateTimeField()
+    uploaded_by = models.CharField(max_length=150)
+    rows_read = models.PositiveIntegerField()
+    min_spend_cents = models.PositiveBigIntegerField()
+    excluded_devices = models.JSONField(default=list, help_text='["slot:A17", "table:BJ3"]')
+    slot_quota = models.PositiveSmallIntegerField()
+    table_quota = models.PositiveSmallIntegerField()
+    left_out = models.JSONField(default=dict, help_text="Rows that do not qualify, counted by reason.")
+    canonical = models.TextField(help_text="The canonical list: exactly the bytes hashed (UTF-8).")
+    list_sha256 = models.CharField(max_length=64)
+
+    def __str__(self) -> str:
+        return f"Active players of {self.draw}"
+
+    def quota(self, pool: str) -> int:
+        return self.slot_quota if pool == RapsPool.SLOT else self.table_quota
+
+
+class RapsEntry(models.Model):
+    """One qualifying row of a RAPS list, numbered within its pool in canonical order."""
+
+    raps_list = models.ForeignKey(RapsList, on_delete=models.CASCADE, related_name="entries")
+    pool = models.CharField(max_length=5, choices=RapsPool.choices)
+    row = models.PositiveIntegerField()
+    card_number = models.CharField(max_length=20)
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="+")
+    device_id = models.CharField(max_length=40)
+    spend_cents = models.PositiveBigIntegerField()
+
+    class Meta:
+        ordering = ["raps_list", "pool", "row"]
+        constraints = [models.UniqueConstraint(fields=["raps_list", "pool", "row"], name="raps_row_per_pool")]
