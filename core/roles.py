@@ -44,6 +44,9 @@ ROLE_PERMISSIONS: dict[str, set[str]] = {
         "draws.add_draw",
         "draws.change_draw",
         "draws.view_activation",
+        "draws.view_drawpick",  # the draw record
+        "draws.add_drawpick",  # run a draw: start, key serials, record outcomes
+        "draws.add_rapslist",  # upload a RAPS session's active players
         "proxies.view_proxynomination",
         "proxies.view_declineregistration",
     },
@@ -60,6 +63,7 @@ ROLE_PERMISSIONS: dict[str, set[str]] = {
         "promotions.view_promotion",
         "draws.view_draw",
         "draws.view_activation",
+        "draws.view_drawpick",
         "proxies.view_proxynomination",
         "proxies.view_declineregistration",
     },

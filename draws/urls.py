@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from draws import views
 
@@ -13,4 +13,7 @@ urlpatterns = [
     path("series/<int:series_id>/schedule/", views.series_schedule, name="series_schedule"),
     path("receipts/<int:activation_id>/", views.receipt, name="receipt"),
     path("receipts/<int:activation_id>.pdf", views.receipt_pdf, name="receipt_pdf"),
+    # The draw record (export, verify, certificate, winners lists) and RAPS sessions.
+    path("", include("draws.record_urls")),
+    path("", include("draws.raps_urls")),
 ]

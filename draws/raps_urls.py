@@ -1,0 +1,3 @@
+"""RAPS sessions: the active-player list upload."""
+
+urlpatterns = []

@@ -1,0 +1,3 @@
+"""The draw record: exports, verification, certificate, winners lists."""
+
+urlpatterns = []
