@@ -7,6 +7,7 @@ from collections.abc import Callable
 from celery import shared_task
 
 from core.services import tick_run
+from draws.engine import draws_start_due
 from draws.services import draw_standings_refresh_due, draws_close_due
 from members.services import import_files_purge, import_jobs_fail_stale
 
@@ -17,6 +18,7 @@ logger = logging.getLogger(__name__)
 TICK_STEPS: list[tuple[str, Callable[[], object]]] = [
     ("record the heartbeat", tick_run),
     ("close due draws", draws_close_due),
+    ("start due electronic draws", draws_start_due),
     ("fail abandoned imports", import_jobs_fail_stale),
     ("recount draw standings", draw_standings_refresh_due),
     ("delete old rejected uploads", import_files_purge),

@@ -1,0 +1,446 @@
+"""Running a draw: start, picks in order with their outcomes, completion (DRAWS.md §2-§5).
+
+Every change happens under the draw's row lock, so the tick and any number of managers see one
+run: a second Start finds the draw running, a second "next pick" finds a pick awaiting its
+outcome (and the database allows only one, constraint one_pick_awaiting_outcome). Each pick is
+its own transaction: a worker killed between two picks leaves whole picks only, and the next
+call carries on from the last recorded k.
+"""
+
+import datetime as dt
+import logging
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from core.audit import Actor, audit_log
+from core.errors import DomainError
+from core.formats import local_datetime
+from draws.models import (
+    AUTOMATIC_OUTCOMES,
+    WINNING_OUTCOMES,
+    Activation,
+    Draw,
+    DrawPick,
+    DrawStatus,
+    PickOutcome,
+    RapsEntry,
+    RapsPool,
+)
+from draws.selection import electronic_serial, raps_row
+from draws.services import draw_close_window
+from members.eligibility import person_refusals
+from members.models import Member
+from promotions.models import DrawMethod, WinOnceScope
+
+logger = logging.getLogger(__name__)
+
+# The outcomes a manager records on the draw page until the stage (part 2) adds proxies and declines.
+MANAGER_OUTCOMES = (PickOutcome.PRESENT, PickOutcome.NO_SHOW, PickOutcome.DISQUALIFIED)
+REDRAW_AFTER = frozenset({PickOutcome.NO_SHOW, PickOutcome.DISQUALIFIED})
+# Automatic redraws made by one call before it yields (the tick carries on): a draw whose
+# entries are nearly all barred must not hold a worker for long.
+AUTOMATIC_PICKS_PER_CALL = 500
+
+
+def _locked(draw_id: int) -> Draw:
+    return Draw.objects.select_for_update(of=("self",)).select_related("series").get(pk=draw_id)
+
+
+def _winners(draw: Draw) -> int:
+    return draw.picks.filter(outcome__in=WINNING_OUTCOMES).count()
+
+
+def _awaiting(draw: Draw) -> DrawPick | None:
+    return draw.picks.filter(outcome="").first()
+
+
+def serial_owner(draw: Draw, serial: int) -> Activation | None:
+    """The activation holding `serial`: one range lookup on the (draw, first_serial) index."""
+    activation = (
+        Activation.objects.filter(draw=draw, first_serial__lte=serial)
+        .select_related("member")
+        .order_by("-first_serial")
+        .first()
+    )
+    return activation if activation is not None and serial <= activation.last_serial else None
+
+
+# --- Start ---------------------------------------------------------------------------------
+
+
+def draw_start_refusal(draw: Draw, now: dt.datetime) -> str | None:
+    """Why this draw cannot be started now, or None (also for the page's Start button)."""
+    if draw.status == DrawStatus.CANCELLED:
+        return "This draw is cancelled."
+    if draw.status in (DrawStatus.RUNNING, DrawStatus.DRAWN):
+        return f"This draw was started by {draw.started_by} at {local_datetime(draw.started_at)}."
+    if draw.status == DrawStatus.SCHEDULED and draw.tickets_close_at > now:
+        return (
+            f"Entries are still open until {local_datetime(draw.tickets_close_at)}: "
+            "the draw can start once they are frozen."
+        )
+    if draw.method == DrawMethod.RAPS and not hasattr(draw, "raps_list"):
+        return "Upload the active-player list first: the session draws from it."
+    return None
+
+
+def draw_start(*, actor: Actor, draw_id: int, witness_name: str = "", now: dt.datetime | None = None) -> bool:
+    """Start the draw: True if this call started it, False if it was already started (by the
+    tick or another manager). Electronic and RAPS draws then make their first pick."""
+    now = now or timezone.now()
+    draw_close_window(draw_id=draw_id, now=now)  # a Start pressed before the tick froze the entries
+    with transaction.atomic():
+        draw = _locked(draw_id)
+        if draw.status in (DrawStatus.RUNNING, DrawStatus.DRAWN):
+            return False
+        refusal = draw_start_refusal(draw, now)
+        if refusal:
+            raise DomainError(refusal, code="cannot_start")
+        draw.status = DrawStatus.RUNNING
+        draw.started_at = now
+        draw.started_by = actor.label
+        draw.witness_name = witness_name.strip()
+        draw.winners_wanted = draw.series.winners_per_draw
+        draw.win_once = draw.series.win_once_scope
+        draw.save()
+        audit_log(
+            actor=actor,
+            action="draw.started",
+            obj=draw,
+            data={
+                "method": draw.method,
+                "winners_wanted": draw.winners_wanted,
+                "win_once": draw.win_once,
+                "entries_sha256": draw.entries_sha256,
+                "seed_sha256": draw.seed_sha256,
+                "witness": draw.witness_name,
+            },
+        )
+        if draw.tickets_total == 0:
+            _complete(draw, actor=actor, now=now, short="No entries: nobody activated tickets for this draw.")
+            return True
+    draw_advance(actor=actor, draw_id=draw_id, now=now)
+    return True
+
+
+def draw_witness_record(*, actor: Actor, draw_id: int, witness_name: str) -> Draw:
+    """Name the witness of a draw the tick started (or correct a blank one) before it completes."""
+    name = witness_name.strip()
+    if not name:
+        raise DomainError("Type the witness's name.", code="witness_required")
+    with transaction.atomic():
+        draw = _locked(draw_id)
+        if draw.status != DrawStatus.RUNNING:
+            raise DomainError("The witness is named while the draw runs.", code="not_running")
+        if draw.witness_name:
+            raise DomainError(f"The witness is already recorded: {draw.witness_name}.", code="witness_recorded")
+        draw.witness_name = name
+        draw.save(update_fields=["witness_name"])
+        audit_log(actor=actor, action="draw.witness_recorded", obj=draw, data={"witness": name})
+    return draw
+
+
+# --- Picks ---------------------------------------------------------------------------------
+
+
+def _automatic_outcome(draw: Draw, member: Member, now: dt.datetime) -> tuple[str, str]:
+    """DRAWS.md §3's automatic redraws, decided the moment the pick is made: (outcome, reason),
+    or ("", "") when the pick goes to the stage for its outcome."""
+    earlier = draw.picks.filter(member=member, outcome__in=WINNING_OUTCOMES).first()
+    if earlier:
+        return PickOutcome.REDRAW_ALREADY_WINNER, f"Card {earlier.card_number} already won pick {earlier.k}."
+    won = _win_in_scope(draw, member)
+    if won:
+        return PickOutcome.REDRAW_WON_IN_SCOPE, (
+            f"Already won {won.draw.name} (pick {won.k}): {WinOnceScope(draw.win_once).label.lower()}."
+        )
+    refusals = person_refusals(id_number=member.id_number, date_of_birth=member.date_of_birth, at=now)
+    if refusals:
+        return PickOutcome.REDRAW_INELIGIBLE, " ".join(refusals)
+    # proxies sits above draws: its nominations are reached through the reverse relation.
+    nomination = (
+        draw.nominations.live()
+        .filter(Q(nominee_member=member) | Q(nominee_id_number=member.id_number))
+        .exclude(participant=member)
+        .select_related("participant")
+        .first()
+    )
+    if nomination:
+        return PickOutcome.REDRAW_IS_PROXY, (
+            f"Registered as the proxy of card {nomination.participant.card_number} for this draw."
+        )
+    return "", ""
+
+
+def _win_in_scope(draw: Draw, member: Member) -> DrawPick | None:
+    """A win of this member in another draw within the series' win-once scope. "day" and
+    "period" reach across the promotion's draws (Turn Up the Heat rule 12: once per promotional
+    day, the 3pm and 7pm draws alike); "draw", "session" and "bin" mean this draw only."""
+    wins = DrawPick.objects.filter(member=member, outcome__in=WINNING_OUTCOMES).exclude(draw=draw)
+    wins = wins.filter(draw__series__promotion_id=draw.series.promotion_id)
+    if draw.win_once == WinOnceScope.DAY:
+        day = timezone.localdate(draw.scheduled_at)
+        start = timezone.make_aware(dt.datetime.combine(day, dt.time.min))
+        wins = wins.filter(draw__scheduled_at__gte=start, draw__scheduled_at__lt=start + dt.timedelta(days=1))
+    elif draw.win_once != WinOnceScope.PERIOD:
+        return None
+    return wins.select_related("draw").order_by("picked_at").first()
+
+
+def _record_pick(
+    draw: Draw, *, actor: Actor, now: dt.datetime, pool: str, k: int, serial: int, member: Member, card: str
+) -> DrawPick:
+    outcome, reason = _automatic_outcome(draw, member, now)
+    last = draw.picks.order_by("-seq").values_list("seq", flat=True).first() or 0
+    pick = DrawPick.objects.create(
+        draw=draw,
+        seq=last + 1,
+        pool=pool,
+        k=k,
+        serial=serial,
+        member=member,
+        card_number=card,
+        picked_at=now,
+        picked_by=actor.label,
+        outcome=outcome,
+        reason=reason,
+        outcome_at=now if outcome else None,
+        outcome_by=actor.label if outcome else "",
+    )
+    audit_log(
+        actor=actor,
+        action="draw.picked",
+        obj=draw,
+        data={"seq": pick.seq, "pool": pool, "k": k, "serial": serial, "card_number": card, "outcome": outcome},
+    )
+    return pick
+
+
+def _barred_members(picks) -> set[int]:
+    """Members who cannot win any more of this draw: its winners and its automatic redraws."""
+    return {p.member_id for p in picks if p.outcome in WINNING_OUTCOMES or p.outcome in AUTOMATIC_OUTCOMES}
+
+
+def _next_electronic(draw: Draw, *, actor: Actor, now: dt.datetime) -> DrawPick | None:
+    picks = list(draw.picks.all())
+    if len(_barred_members(picks)) >= draw.entries_count:
+        return None  # every entrant has won or been ruled out: the manager ends the draw short
+    k = len(picks) + 1
+    serial = electronic_serial(
+        seed=bytes.fromhex(draw.seed_hex), entries_sha256=draw.entries_sha256, k=k, tickets_total=draw.tickets_total
+    )
+    owner = serial_owner(draw, serial)
+    if owner is None:
+        raise RuntimeError(f"Serial {serial} of draw {draw.pk} has no owner: its entries are not 1..N.")
+    return _record_pick(
+        draw, actor=actor, now=now, pool="", k=k, serial=serial, member=owner.member, card=owner.member.card_number
+    )
+
+
+def raps_next_pool(draw: Draw, picks: list[DrawPick]) -> str | None:
+    """The pool the next RAPS pick comes from: slots until their quota is met, then tables;
+    a pool whose players have all won or been ruled out is passed over."""
+    raps = draw.raps_list
+    for pool in (RapsPool.SLOT, RapsPool.TABLE):
+        pool_picks = [p for p in picks if p.pool == pool]
+        if sum(p.outcome in WINNING_OUTCOMES for p in pool_picks) >= raps.quota(pool):
+            continue
+        players = set(raps.entries.filter(pool=pool).values_list("member_id", flat=True))
+        if players - _barred_members(picks):
+            return pool
+    return None
+
+
+def _next_raps(draw: Draw, *, actor: Actor, now: dt.datetime) -> DrawPick | None:
+    picks = list(draw.picks.all())
+    pool = raps_next_pool(draw, picks)
+    if pool is None:
+        return None
+    raps = draw.raps_list
+    k = sum(p.pool == pool for p in picks) + 1
+    size = raps.entries.filter(pool=pool).count()
+    row = raps_row(seed=bytes.fromhex(draw.seed_hex), list_sha256=raps.list_sha256, pool=pool, k=k, pool_size=size)
+    entry = RapsEntry.objects.select_related("member").get(raps_list=raps, pool=pool, row=row)
+    return _record_pick(
+        draw, actor=actor, now=now, pool=pool, k=k, serial=row, member=entry.member, card=entry.card_number
+    )
+
+
+def draw_advance(*, actor: Actor, draw_id: int, now: dt.datetime | None = None) -> DrawPick | None:
+    """Make the next picks of a running electronic or RAPS draw, one transaction each, until one
+    awaits its outcome (returned), the draw has its winners, or no entrant can win any more."""
+    for _ in range(AUTOMATIC_PICKS_PER_CALL):
+        with transaction.atomic():
+            draw = _locked(draw_id)
+            if draw.status != DrawStatus.RUNNING or draw.method == DrawMethod.MANUAL:
+                return None
+            awaiting = _awaiting(draw)
+            if awaiting is not None:
+                return awaiting
+            if _winners(draw) >= draw.winners_wanted:
+                return None
+            moment = now or timezone.now()
+            pick = (_next_raps if draw.method == DrawMethod.RAPS else _next_electronic)(draw, actor=actor, now=moment)
+            if pick is None:
+                return None
+            if pick.awaits_outcome():
+                return pick
+    return None
+
+
+def manual_serial_refusal(draw: Draw, text: str) -> tuple[int | None, str | None]:
+    """The serial keyed (or scanned) for a manual draw, or why it is refused."""
+    digits = text.strip()
+    if not digits.isdigit():
+        return None, f"“{text.strip()[:20]}” is not a ticket serial: type the number printed on the ticket."
+    serial = int(digits)
+    if not 1 <= serial <= draw.tickets_total:
+        return None, f"Serial {serial} is not a ticket of this draw: its tickets run from 1 to {draw.tickets_total}."
+    earlier = draw.picks.filter(serial=serial).first()
+    if earlier:
+        return None, f"Serial {serial} was already drawn (pick {earlier.k}, card {earlier.card_number})."
+    return serial, None
+
+
+def draw_key_serial(*, actor: Actor, draw_id: int, serial: str, now: dt.datetime | None = None) -> DrawPick:
+    """Record the paper ticket drawn from a manual bin (DRAWS.md §4). A refused serial is kept
+    as a refused key entry in the audit log, not as a pick."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        draw = _locked(draw_id)
+        if draw.method != DrawMethod.MANUAL:
+            raise DomainError("Serials are keyed only for manual draws.", code="not_manual")
+        if draw.status != DrawStatus.RUNNING:
+            raise DomainError("Start the draw before keying serials.", code="not_running")
+        awaiting = _awaiting(draw)
+        if awaiting is not None:
+            raise DomainError(f"Record the outcome of pick {awaiting.k} first.", code="pick_awaiting")
+        number, refusal = manual_serial_refusal(draw, serial)
+        if refusal is None:
+            owner = serial_owner(draw, number)
+            return _record_pick(
+                draw,
+                actor=actor,
+                now=now,
+                pool="",
+                k=draw.picks.count() + 1,
+                serial=number,
+                member=owner.member,
+                card=owner.member.card_number,
+            )
+    with transaction.atomic():
+        audit_log(actor=actor, action="draw.serial_refused", obj=draw, data={"keyed": serial[:40], "reason": refusal})
+    raise DomainError(refusal, code="serial_refused")
+
+
+# --- Outcomes and completion ---------------------------------------------------------------
+
+
+def pick_outcome_record(
+    *, actor: Actor, draw_id: int, pick_id: int, outcome: str, reason: str = "", now: dt.datetime | None = None
+) -> DrawPick:
+    """Record what happened to the pick awaiting its outcome. A winner completes the draw when
+    it has its number; a no-show or disqualification is followed by the next pick at once
+    (electronic and RAPS; a manual draw waits for the next serial)."""
+    now = now or timezone.now()
+    reason = reason.strip()
+    if outcome not in MANAGER_OUTCOMES:
+        raise DomainError("Choose present, no-show or disqualified.", code="bad_outcome")
+    if outcome == PickOutcome.DISQUALIFIED and not reason:
+        raise DomainError("Say why the winner is disqualified.", code="reason_required")
+    with transaction.atomic():
+        draw = _locked(draw_id)
+        pick = draw.picks.filter(pk=pick_id).first()
+        if pick is None or draw.status != DrawStatus.RUNNING:
+            raise DomainError("This pick is not part of a running draw.", code="not_running")
+        if not pick.awaits_outcome():
+            raise DomainError(
+                f"Pick {pick.k} already has its outcome: {pick.get_outcome_display()}.", code="outcome_recorded"
+            )
+        DrawPick.objects.filter(pk=pick.pk, outcome="").update(
+            outcome=outcome, reason=reason, outcome_at=now, outcome_by=actor.label
+        )
+        pick.refresh_from_db()
+        audit_log(
+            actor=actor,
+            action="draw.pick_outcome",
+            obj=draw,
+            data={
+                "seq": pick.seq,
+                "k": pick.k,
+                "pool": pick.pool,
+                "card_number": pick.card_number,
+                "outcome": outcome,
+                "reason": reason,
+            },
+        )
+        if _winners(draw) >= draw.winners_wanted:
+            _complete(draw, actor=actor, now=now)
+            return pick
+    draw_advance(actor=actor, draw_id=draw_id)
+    return pick
+
+
+def _complete(draw: Draw, *, actor: Actor, now: dt.datetime, short: str = "") -> None:
+    """The draw has its winners (or ends short): the seed is revealed (DRAWS.md §1)."""
+    draw.status = DrawStatus.DRAWN
+    draw.completed_at = now
+    draw.ended_short_reason = short
+    draw.save(update_fields=["status", "completed_at", "ended_short_reason"])
+    winners = list(draw.picks.filter(outcome__in=WINNING_OUTCOMES).values_list("card_number", flat=True))
+    audit_log(
+        actor=actor,
+        action="draw.completed",
+        obj=draw,
+        data={"winners": winners, "seed_hex": draw.seed_hex, "ended_short": short},
+    )
+
+
+def draw_end_short(*, actor: Actor, draw_id: int, reason: str, now: dt.datetime | None = None) -> Draw:
+    """End a running draw with fewer winners than wanted (no entrant left who can win, a bin
+    emptied), with the reason kept on the record."""
+    now = now or timezone.now()
+    reason = reason.strip()
+    if not reason:
+        raise DomainError("Say why the draw ends before it has all its winners.", code="reason_required")
+    with transaction.atomic():
+        draw = _locked(draw_id)
+        if draw.status != DrawStatus.RUNNING:
+            raise DomainError("Only a running draw can be ended.", code="not_running")
+        awaiting = _awaiting(draw)
+        if awaiting is not None:
+            raise DomainError(f"Record the outcome of pick {awaiting.k} first.", code="pick_awaiting")
+        _complete(draw, actor=actor, now=now, short=reason)
+    return draw
+
+
+# --- The tick ------------------------------------------------------------------------------
+
+
+def draws_start_due(*, now: dt.datetime | None = None) -> int:
+    """Start every electronic draw whose time has come (the same service as the Start button),
+    and carry on any running draw a lost worker left between two picks. The number started."""
+    now = now or timezone.now()
+    tick = Actor.system("tick")
+    due = Draw.objects.filter(
+        status__in=(DrawStatus.SCHEDULED, DrawStatus.CLOSED),
+        method=DrawMethod.ELECTRONIC,
+        scheduled_at__lte=now,
+        tickets_close_at__lte=now,
+    ).values_list("pk", flat=True)
+    started = 0
+    for draw_id in list(due[:100]):
+        try:
+            started += draw_start(actor=tick, draw_id=draw_id, now=now)
+        except DomainError as error:  # e.g. cancelled meanwhile: the others still start
+            logger.warning("Draw %s not started by the tick: %s", draw_id, error.message)
+    stalled = (
+        Draw.objects.filter(status=DrawStatus.RUNNING, method__in=(DrawMethod.ELECTRONIC, DrawMethod.RAPS))
+        .exclude(picks__outcome="")
+        .values_list("pk", flat=True)
+    )
+    for draw_id in list(stalled[:100]):
+        draw_advance(actor=tick, draw_id=draw_id)
+    return started
