@@ -15,6 +15,7 @@ from draws.allocation import MemberDrawStanding, earning_period, member_allocati
 from draws.forms import CardForm, DrawCancelForm, DrawListFilter, DrawMoveForm, ScheduleDrawsForm
 from draws.models import Activation, Channel, Draw, DrawStatus
 from draws.rule_words import rule_in_words
+from draws.run_views import run_context
 from draws.selectors import draw_standing_overview
 from members.models import Member
 from promotions.models import DrawMethod, DrawSeries, PromotionStatus
@@ -67,7 +68,7 @@ def draw_detail(request, draw_id: int):
         "desk_refusal": _desk_refusal(draw, now),
         "activations": draw.activations.select_related("member").order_by("-first_serial")[:LATEST_ACTIVATIONS],
         "seed_revealed": draw.status == DrawStatus.DRAWN,
-    }
+    } | run_context(draw, request.user)
     return render(request, "draws/detail.html", context)
 
 

@@ -53,6 +53,11 @@ MATRIX = {
 POST_MATRIX = {
     "members:exclusion_end": (lambda o: {"exclusion_id": o["exclusion"].pk}, {PROMOTIONS_MANAGER}),
     "draws:standing_refresh": (lambda o: {"draw_id": o["draw"].pk}, {PROMOTIONS_MANAGER}),
+    # Running a draw; posted empty: refused with the reason (nothing changes), back to the draw.
+    **{
+        f"draws:{name}": (lambda o: {"draw_id": o["draw"].pk}, {PROMOTIONS_MANAGER})
+        for name in ("start", "witness", "outcome", "key_serial", "end_short", "resume")
+    },
     # Posted without a reason: refused on the form (nothing revoked), redirected for the desk.
     "proxies:nomination_revoke": (lambda o: {"nomination_id": o["nomination"].pk}, {REWARDS_DESK}),
     "proxies:decline_revoke": (lambda o: {"registration_id": o["decline"].pk}, {REWARDS_DESK}),

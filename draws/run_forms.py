@@ -1,0 +1,41 @@
+"""Forms of a draw's run: Start, the stage's outcomes, keyed serials, ending short."""
+
+from django import forms
+
+from core.forms import GuardedForm
+from draws.engine import MANAGER_OUTCOMES
+
+
+class StartForm(GuardedForm):
+    witness_name = forms.CharField(
+        max_length=120,
+        required=False,
+        label="Witness",
+        help_text="The independent witness's full name, kept on the draw record and the certificate.",
+    )
+
+
+class WitnessForm(GuardedForm):
+    witness_name = forms.CharField(max_length=120, label="Witness")
+
+
+class OutcomeForm(GuardedForm):
+    pick = forms.IntegerField(widget=forms.HiddenInput)
+    outcome = forms.ChoiceField(choices=[(o.value, o.label) for o in MANAGER_OUTCOMES])
+    reason = forms.CharField(max_length=500, required=False, help_text="Needed for a disqualification.")
+
+
+class SerialForm(GuardedForm):
+    serial = forms.CharField(
+        max_length=40,
+        label="Serial of the ticket drawn",
+        widget=forms.TextInput(attrs={"autofocus": True, "inputmode": "numeric", "autocomplete": "off"}),
+        help_text="Type or scan the number printed on the ticket, then Enter.",
+    )
+
+
+class EndShortForm(GuardedForm):
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Why the draw ends before it has all its winners; kept on the record.",
+    )
