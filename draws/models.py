@@ -142,6 +142,8 @@ class Draw(models.Model):
         """Why this draw cannot be cancelled, or None."""
         if self.status in (DrawStatus.DRAWN, DrawStatus.CANCELLED):
             return f"This draw is already {self.get_status_display().lower()}."
+        if self.status == DrawStatus.RUNNING:
+            return "This draw has started: its picks are on record. End it with the reason instead."
         return None
 
     def open_window(self, now) -> "TicketWindow | None":

@@ -308,3 +308,12 @@ def test_the_database_refuses_to_edit_or_delete_a_pick(series):
     with pytest.raises(DatabaseError, match="never edited"), transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("UPDATE draws_drawpick SET outcome = 'no_show' WHERE id = %s", [pick.pk])
     assert DrawPick.objects.get(pk=pick.pk).outcome == PickOutcome.PRESENT
+
+
+def test_a_started_draw_cannot_be_cancelled(series):
+    from draws.services import draw_cancel
+
+    draw, _ = closed_draw(series, DRAW_AT, [5, 5])
+    start(draw)
+    with pytest.raises(DomainError, match="has started"):
+        draw_cancel(actor=MANAGER, draw_id=draw.pk, reason="Power cut")
