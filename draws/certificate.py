@@ -1,0 +1,62 @@
+"""The draw certificate: an A4 PDF (WeasyPrint) the person who conducted the draw and the witness
+sign. It prints the hashes committed before the first pick, the seed once the draw is complete,
+and the winners with no more personal data than the stage screen shows (SCREENS.md rule 8):
+first name, surname initial and the card's last four digits."""
+
+from functools import cache
+
+import weasyprint
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from draws.models import Draw, DrawPick
+from draws.record import entries_summary, win_once, winners_wanted
+from draws.record_selectors import draw_picks
+from members.models import Member
+from promotions.models import DrawMethod, WinOnceScope
+
+
+def masked_card(card_number: str) -> str:
+    return "*" * max(len(card_number) - 4, 0) + card_number[-4:]
+
+
+def public_name(member: Member) -> str:
+    """ "Thandi M.": a first name and the surname's initial."""
+    initial = member.last_name.strip()[:1]
+    return f"{member.first_name} {initial}." if initial else member.first_name
+
+
+def win_once_label(draw: Draw) -> str:
+    scope = win_once(draw)
+    return WinOnceScope(scope).label if scope in WinOnceScope.values else scope
+
+
+def certificate_context(draw: Draw) -> dict:
+    picks: list[DrawPick] = list(draw_picks(draw=draw))
+    winners = [pick for pick in picks if pick.is_winner()]
+    return {
+        "draw": draw,
+        "raps": draw.method == DrawMethod.RAPS,
+        "scheduled_at": timezone.localtime(draw.scheduled_at),
+        "entries": entries_summary(draw),
+        "seed": draw.revealed_seed(),
+        "winners_wanted": winners_wanted(draw),
+        "win_once": win_once_label(draw),
+        "picks_count": len(picks),
+        "winners": [(pick, masked_card(pick.card_number), public_name(pick.member)) for pick in winners],
+        "printed_at": timezone.localtime(),
+    }
+
+
+@cache
+def _stylesheet() -> weasyprint.CSS:
+    return weasyprint.CSS(filename=finders.find("css/draw_certificate.css"))
+
+
+def certificate_pdf(draw: Draw) -> bytes:
+    """The certificate as an A4 PDF, rendered without network access (no fonts or images fetched),
+    as the proxy form is (proxies/pdf.py)."""
+    html = render_to_string("draws/record_certificate_pdf.html", certificate_context(draw))
+    return weasyprint.HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf(stylesheets=[_stylesheet()])

@@ -1,0 +1,112 @@
+"""The draw record (DRAWS.md §6) for managers and auditors: the page, the two downloads, the
+verification report, the certificate PDF and the winners list of a promotion."""
+
+import csv
+
+from django.contrib.auth.decorators import permission_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+
+from draws import certificate
+from draws.models import Draw
+from draws.record import draw_record_files, entries_summary, winners_wanted
+from draws.record_selectors import draw_for_record, draw_picks, promotion_winning_picks
+from draws.verification import verify_record
+from promotions.models import DrawMethod, Promotion
+
+READ_RECORD = "draws.view_drawpick"
+WINNERS_PER_PAGE = 100
+
+
+def _draw(draw_id: int) -> Draw:
+    try:
+        return draw_for_record(draw_id=draw_id)
+    except Draw.DoesNotExist:
+        raise Http404("No such draw.") from None
+
+
+@permission_required(READ_RECORD, raise_exception=True)
+def record(request, draw_id: int):
+    draw = _draw(draw_id)
+    picks = list(draw_picks(draw=draw))
+    context = {
+        "draw": draw,
+        "raps": draw.method == DrawMethod.RAPS,
+        "entries": entries_summary(draw),
+        "seed": draw.revealed_seed(),
+        "winners_wanted": winners_wanted(draw),
+        "win_once": certificate.win_once_label(draw),
+        "picks": picks,
+        "winners_count": sum(pick.is_winner() for pick in picks),
+    }
+    return render(request, "draws/record.html", context)
+
+
+def _download(data: bytes, name: str, content_type: str) -> HttpResponse:
+    response = HttpResponse(data, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@permission_required(READ_RECORD, raise_exception=True)
+def record_json(request, draw_id: int):
+    files = draw_record_files(_draw(draw_id))
+    return _download(files.json, files.json_name, "application/json; charset=utf-8")
+
+
+@permission_required(READ_RECORD, raise_exception=True)
+def record_entries(request, draw_id: int):
+    files = draw_record_files(_draw(draw_id))
+    return _download(files.entries, files.entries_name, "text/csv; charset=utf-8")
+
+
+@permission_required(READ_RECORD, raise_exception=True)
+def record_verify(request, draw_id: int):
+    """The check `manage.py verify_draw` makes, on exactly the bytes of the two downloads. A read:
+    GET (or the button's POST) changes nothing."""
+    draw = _draw(draw_id)
+    files = draw_record_files(draw)
+    report = verify_record(files.json, files.entries)
+    return render(request, "draws/record_verify.html", {"draw": draw, "report": report, "files": files})
+
+
+@permission_required(READ_RECORD, raise_exception=True)
+def record_certificate(request, draw_id: int):
+    draw = _draw(draw_id)
+    response = HttpResponse(certificate.certificate_pdf(draw), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="draw-{draw.pk}-certificate.pdf"'
+    return response
+
+
+@permission_required(READ_RECORD, raise_exception=True)
+def promotion_winners(request, promotion_id: int):
+    promotion = get_object_or_404(Promotion, pk=promotion_id)
+    page = Paginator(promotion_winning_picks(promotion_id=promotion.pk), WINNERS_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    return render(request, "draws/record_promotion_winners.html", {"promotion": promotion, "page": page})
+
+
+@permission_required(READ_RECORD, raise_exception=True)
+def promotion_winners_csv(request, promotion_id: int):
+    promotion = get_object_or_404(Promotion, pk=promotion_id)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="winners-{promotion.code}.csv"'
+    writer = csv.writer(response)
+    writer.writerow(["draw_id", "draw", "scheduled_at", "property", "card_number", "name", "k", "outcome"])
+    for pick in promotion_winning_picks(promotion_id=promotion.pk).iterator(chunk_size=2000):
+        writer.writerow(
+            [
+                pick.draw_id,
+                pick.draw.name,
+                timezone.localtime(pick.draw.scheduled_at).strftime("%Y-%m-%d %H:%M"),
+                pick.draw.property.code,
+                pick.card_number,
+                pick.member.full_name,
+                pick.k,
+                pick.get_outcome_display(),
+            ]
+        )
+    return response
