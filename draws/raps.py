@@ -285,7 +285,8 @@ def raps_list_parse(text: str) -> ParsedList:
     errors = [LineError(row.line, row.text, tuple(row.reasons)) for row in pending if row.reasons]
     if errors:
         raise RapsListRefused(
-            f"{len(errors):,} of the {len(pending):,} rows are wrong (each is listed by line): nothing was uploaded. "
+            f"{len(errors):,} of the {len(pending):,} rows {'is' if len(errors) == 1 else 'are'} wrong "
+            "(each is listed by line): nothing was uploaded. "
             "Correct them and upload the whole list again.",
             line_errors=errors,
         )

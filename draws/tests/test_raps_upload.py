@@ -145,6 +145,7 @@ def test_one_bad_row_refuses_the_whole_list_and_writes_nothing(session, floor):
     with pytest.raises(RapsListRefused) as refused:
         upload(session, csv_text(*rows))
     assert [error.line for error in refused.value.line_errors] == [5]
+    assert refused.value.message.startswith("1 of the 10 rows is wrong (each is listed by line): nothing was uploaded.")
     assert not RapsList.objects.exists() and not RapsEntry.objects.exists()
     assert not AuditEvent.objects.filter(action="draw.raps_list_uploaded").exists()
     assert Draw.objects.values().get(pk=session.pk) == before
