@@ -405,10 +405,9 @@ def default_quotas(series: DrawSeries) -> tuple[int, int]:
     return winners - winners * 4 // 10, winners * 4 // 10
 
 
-def _check_whole(value, what: str) -> int:
+def _check_whole(value, what: str, code: str) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise DomainError(f"The {what} must be a whole number, 0 or more.", code="raps_bad_quota")
-    return value
+        raise DomainError(f"The {what} must be a whole number, 0 or more.", code=code)
 
 
 def _check_quotas(draw: Draw, sizes: dict[str, int], slot_quota: int, table_quota: int) -> None:
@@ -475,9 +474,9 @@ def raps_list_upload(
     same list with the same settings again (a double submission) changes nothing, seed included.
     The returned RapsList carries `.report` (an UploadReport) for the page."""
     now = now or timezone.now()
-    _check_whole(min_spend_cents, "minimum spend")
-    _check_whole(slot_quota, "slot quota")
-    _check_whole(table_quota, "table quota")
+    _check_whole(min_spend_cents, "minimum spend (in cents)", "raps_bad_min_spend")
+    _check_whole(slot_quota, "slot quota", "raps_bad_quota")
+    _check_whole(table_quota, "table quota", "raps_bad_quota")
     try:
         excluded = excluded_devices_parse("\n".join(excluded_devices))
     except ValueError as error:

@@ -182,8 +182,9 @@ def test_a_pool_with_a_quota_needs_a_qualifying_player(session, floor):
 
 
 def test_a_bad_minimum_spend_or_excluded_machine_is_refused(session, floor):
-    with pytest.raises(DomainError, match="minimum spend must be a whole number"):
+    with pytest.raises(DomainError, match=r"minimum spend \(in cents\) must be a whole number") as refused:
         upload(session, csv_text(*floor_rows(floor)), min_spend_cents=-1)
+    assert refused.value.code == "raps_bad_min_spend"
     with pytest.raises(DomainError, match="Excluded machines: “A17” is not a machine"):
         upload(session, csv_text(*floor_rows(floor)), excluded_devices=["A17"])
 
