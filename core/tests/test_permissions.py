@@ -43,6 +43,9 @@ MATRIX = {
     "draws:activate": (lambda o: {"draw_id": o["draw"].pk}, {REWARDS_DESK}),
     "draws:receipt": (lambda o: {"activation_id": o["activation"].pk}, READERS),
     "draws:receipt_pdf": (lambda o: {"activation_id": o["activation"].pk}, READERS),
+    # A RAPS session's list (the matrix's electronic draw gets the page saying it is not one).
+    "draws:raps_upload": (lambda o: {"draw_id": o["draw"].pk}, {PROMOTIONS_MANAGER}),
+    "draws:raps_sample": (None, {PROMOTIONS_MANAGER}),
     "proxies:member_nominate": (lambda o: {"member_id": o["member"].pk}, {REWARDS_DESK}),
     "proxies:member_decline": (lambda o: {"member_id": o["member"].pk}, {REWARDS_DESK}),
     "proxies:nomination": (lambda o: {"nomination_id": o["nomination"].pk}, {REWARDS_DESK}),
