@@ -5,7 +5,8 @@ auditor can copy the two modules and run
 
     python -m draws.verification draw-7.json draw-7-entries.csv
 
-which prints every check, pick by pick, and exits 0 when every check holds, else 1.
+which prints every check, pick by pick, and exits 0 when every check holds, else 1 (2 when it
+cannot read the files).
 
 What is checked: the entry list's SHA-256 against the record; the entry list's form (ranges
 1..N without gaps, or a RAPS list in its canonical order); the revealed seed against its
@@ -240,7 +241,9 @@ def _check_entries(report: Report, record: dict, entries: bytes):
     facts = record["entries"]
     actual = hashlib.sha256(entries).hexdigest()
     if facts["sha256"] is None:
-        report.add("Entry list hash", False, "the record has no entry-list hash (entries not frozen yet)")
+        report.add(
+            "Entry list hash", False, "the record has no entry-list hash: the entries are not frozen yet", pending=True
+        )
     elif actual == facts["sha256"]:
         report.add("Entry list hash", True, f"SHA-256 of the entry list file is {actual}, as recorded")
     else:
@@ -260,7 +263,9 @@ def _check_entries(report: Report, record: dict, entries: bytes):
     else:
         total = parsed[-1].last if parsed else 0
         pools = None
-        described = f"{len(lines)} ranges, serials 1..{total} without gaps, ordered by first serial"
+        described = (
+            f"{len(lines)} ranges, serials 1..{total} without gaps, ordered by first serial" if lines else "empty"
+        )
     if total != facts["tickets_total"]:
         problems.append(f"it holds {total} {'rows' if raps else 'tickets'}, the record says {facts['tickets_total']}")
     if problems:
@@ -272,12 +277,16 @@ def _check_entries(report: Report, record: dict, entries: bytes):
     return pools if raps else parsed
 
 
-def _check_seed(report: Report, record: dict) -> bytes | None:
-    """The revealed seed against its commitment; the seed's 32 bytes when it is revealed and right."""
+def _check_seed(report: Report, record: dict) -> tuple[bytes | None, str]:
+    """The revealed seed against its commitment. Returns the seed's 32 bytes when it is revealed
+    and matches, else None and why the serials cannot be recomputed."""
     committed, revealed = record["seed"]["sha256"], record["seed"]["hex"]
-    if committed is None or not _HEX64.fullmatch(committed):
-        report.add("Seed commitment", False, "the record has no seed SHA-256 (64 lowercase hex characters)")
-        return None
+    if committed is None:
+        report.add("Seed", False, "no seed is committed yet (it is when the entries are frozen)", pending=True)
+        return None, "no seed is committed yet"
+    if not _HEX64.fullmatch(committed):
+        report.add("Seed", False, f"the committed SHA-256 {committed!r} is not 64 lowercase hex characters")
+        return None, "the seed commitment is unreadable"
     if revealed is None:
         report.add(
             "Seed",
@@ -286,25 +295,25 @@ def _check_seed(report: Report, record: dict) -> bytes | None:
             "and only then can the serials be recomputed",
             pending=True,
         )
-        return None
+        return None, "the seed is not revealed"
     if not _HEX64.fullmatch(revealed):
         report.add("Seed", False, "the revealed seed is not 64 lowercase hex characters (32 bytes)")
-        return None
+        return None, "the revealed seed is unreadable"
     seed = bytes.fromhex(revealed)
     actual = hashlib.sha256(seed).hexdigest()
     if actual != committed:
         report.add("Seed", False, f"SHA-256 of the revealed seed is {actual}, not the committed {committed}")
-        return None
+        return None, "the revealed seed is not the committed one"
     report.add("Seed", True, f"SHA-256 of the revealed seed is the committed {committed}")
     report.seed_revealed = True
-    return seed
+    return seed, ""
 
 
 class _PickChecker:
     """Walks the picks in order, keeping what earlier picks established (k per pool, winners,
     serials drawn, each member's card)."""
 
-    def __init__(self, record: dict, entries, seed: bytes | None) -> None:
+    def __init__(self, record: dict, entries, seed: bytes | None, no_seed_because: str) -> None:
         self.method = record["draw"]["method"]
         self.wanted = record["draw"]["winners_wanted"]
         self.entries_sha256 = record["entries"]["sha256"] or ""
@@ -312,6 +321,7 @@ class _PickChecker:
         self.entries = entries
         self.firsts = [r.first for r in entries] if self.method != "raps" else []
         self.seed = seed
+        self.no_seed_because = no_seed_because
         self.next_k: dict[str | None, int] = {}
         self.won_at: dict[int, int] = {}  # member_id -> number of the pick that won
         self.winning: list[dict] = []
@@ -357,7 +367,7 @@ class _PickChecker:
             return False
         if self.method == "electronic":
             if self.seed is None:
-                said.append(f"serial {serial} not recomputed: the seed is not revealed")
+                said.append(f"serial {serial} not recomputed: {self.no_seed_because}")
                 pending = True
             else:
                 expected = electronic_serial(
@@ -394,7 +404,7 @@ class _PickChecker:
             return False
         pending = False
         if self.seed is None:
-            said.append(f"row {row} not recomputed: the seed is not revealed")
+            said.append(f"row {row} not recomputed: {self.no_seed_because}")
             pending = True
         else:
             expected = raps_row(seed=self.seed, list_sha256=self.entries_sha256, pool=pool, k=k, pool_size=len(rows))
@@ -494,8 +504,8 @@ def verify_record(record_json: bytes, entries: bytes) -> Report:
         f"draw {draw['id']} ({draw['name']}, {draw['property']}, {draw['method']}, {draw['scheduled_at']})",
     )
     parsed = _check_entries(report, record, entries)
-    seed = _check_seed(report, record)
-    checker = _PickChecker(record, parsed, seed)
+    seed, no_seed_because = _check_seed(report, record)
+    checker = _PickChecker(record, parsed, seed, no_seed_because)
     picks = record["picks"]
     for number, pick in enumerate(picks, 1):
         report.lines.append(checker.check(number, pick, last=number == len(picks)))
@@ -508,8 +518,12 @@ def main(argv: list[str] | None = None) -> int:
     if len(args) != 2:
         print("usage: python -m draws.verification draw-<id>.json draw-<id>-entries.csv", file=sys.stderr)
         return 2
-    with open(args[0], "rb") as record_file, open(args[1], "rb") as entries_file:
-        report = verify_record(record_file.read(), entries_file.read())
+    try:
+        with open(args[0], "rb") as record_file, open(args[1], "rb") as entries_file:
+            report = verify_record(record_file.read(), entries_file.read())
+    except OSError as error:
+        print(f"Cannot read {error.filename}: {error.strerror}", file=sys.stderr)
+        return 2
     sys.stdout.write(report.text())
     return 0 if report.holds else 1
 

@@ -142,17 +142,25 @@ def manual_picks(draw: Draw, keyed: list[tuple[int, str]]) -> list[DrawPick]:
 
 
 def raps_picks(draw: Draw, raps_list: RapsList, plan: list[tuple[str, str]]) -> list[DrawPick]:
-    """RAPS picks by §5, `plan` a list of (pool, outcome); k counts per pool."""
+    """RAPS picks by §5 (k counts per pool), `plan` a list of (pool, stage outcome): a player who
+    already won this session is redrawn at once, as in electronic_picks."""
     seed = bytes.fromhex(draw.seed_hex)
     entries = {pool: list(raps_list.entries.filter(pool=pool).select_related("member")) for pool in ("slot", "table")}
     next_k = {"slot": 1, "table": 1}
-    picks = []
-    for seq, (pool, outcome) in enumerate(plan, 1):
-        k = next_k[pool]
-        next_k[pool] += 1
-        row = raps_row(seed=seed, list_sha256=raps_list.list_sha256, pool=pool, k=k, pool_size=len(entries[pool]))
-        member = entries[pool][row - 1].member
-        picks.append(_insert(draw, seq=seq, k=k, serial=row, member=member, outcome=outcome, reason="", pool=pool))
+    won: set[int] = set()
+    picks: list[DrawPick] = []
+    for pool, stage_outcome in plan:
+        outcome = None
+        while outcome != stage_outcome:
+            k = next_k[pool]
+            next_k[pool] += 1
+            row = raps_row(seed=seed, list_sha256=raps_list.list_sha256, pool=pool, k=k, pool_size=len(entries[pool]))
+            member = entries[pool][row - 1].member
+            outcome = PickOutcome.REDRAW_ALREADY_WINNER if member.pk in won else stage_outcome
+            if outcome in WINNING_OUTCOMES:
+                won.add(member.pk)
+            seq = len(picks) + 1
+            picks.append(_insert(draw, seq=seq, k=k, serial=row, member=member, outcome=outcome, reason="", pool=pool))
     return picks
 
 

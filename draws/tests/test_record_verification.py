@@ -13,9 +13,19 @@ from draws import verification
 from draws.models import AUTOMATIC_OUTCOMES, WINNING_OUTCOMES, PickOutcome
 from draws.record import draw_record_files
 from draws.selection import electronic_serial
-from draws.tests.record_helpers import closed_draw, complete, edit, electronic_picks, manual_picks, sha256, start
+from draws.tests.record_helpers import (
+    DRAW_AT,
+    closed_draw,
+    complete,
+    edit,
+    electronic_picks,
+    manual_picks,
+    sha256,
+    start,
+)
 from draws.verification import verify_record
 from promotions.models import DrawMethod
+from promotions.tests.factories import make_draw, make_series
 
 pytestmark = pytest.mark.django_db
 
@@ -97,6 +107,7 @@ def test_a_swapped_seed_is_caught(files):
     report = verify_record(edit(files.json, lambda r: r["seed"].update(hex=other.hex())), files.entries)
     assert not line(report, "Seed").holds
     assert "not the committed" in line(report, "Seed").detail
+    assert "not recomputed: the revealed seed is not the committed one" in line(report, "Pick 1").detail
     assert not report.holds
 
 
@@ -286,3 +297,13 @@ def test_the_auditor_runs_it_alone_and_reads_its_exit_code(files, tmp_path):
     bad = _run_alone("-m", "draws.verification", str(tmp_path / files.json_name), str(tmp_path / files.entries_name))
     assert bad.returncode == 1
     assert "Entry list hash: SHA-256 of the entry list file is" in bad.stdout and "DOES NOT HOLD" in bad.stdout
+
+
+def test_a_draw_not_frozen_yet_does_not_verify_and_nothing_fails(reference_data):
+    draw = make_draw(make_series(), DRAW_AT)
+    files = draw_record_files(draw)
+    report = verify_record(files.json, files.entries)
+    assert not report.holds and report.failures == []
+    assert line(report, "Entry list hash").detail == "the record has no entry-list hash: the entries are not frozen yet"
+    assert line(report, "Entry list").detail == "empty"
+    assert line(report, "Seed").verdict == "not verified yet"
