@@ -123,7 +123,7 @@ def outcome(request, draw_id: int):
         ),
     ):
         pick = DrawPick.objects.get(pk=data["pick"])
-        messages.success(request, f"Pick {pick.k}: {pick.get_outcome_display()}.")
+        messages.success(request, f"Pick {pick.k} recorded — {pick.get_outcome_display()}.")
     return _back(draw.pk)
 
 

@@ -82,19 +82,19 @@ def test_a_manager_runs_a_draw_with_a_no_show_and_the_auditor_verifies_it(
     _screenshot(page, tmp_path, "draw-running")
 
     page.locator("#outcome-no-show").click()
-    expect(page.get_by_role("alert")).to_have_text("Pick 1: No-show: redraw.")
+    expect(page.get_by_role("alert")).to_have_text("Pick 1 recorded — No-show: redraw.")
     expect(awaiting).to_contain_text(f"Pick 2 · serial {serials[1]}")
     expect(page.locator("#awaiting-card")).to_have_text(f"{second.card_number} · {second.full_name}")
     expect(_picks_rows(page).nth(0)).to_contain_text("No-show: redraw")
 
     page.locator("#outcome-present").click()
-    expect(page.get_by_role("alert")).to_have_text("Pick 2: Present: a winner.")
+    expect(page.get_by_role("alert")).to_have_text("Pick 2 recorded — Present: a winner.")
     expect(awaiting).to_contain_text(f"Pick 3 · serial {serials[2]}")
     expect(page.locator("#awaiting-card")).to_have_text(f"{third.card_number} · {third.full_name}")
     expect(page.locator("#run-status")).to_contain_text("1 of 2 winners")
 
     page.locator("#outcome-present").click()
-    expect(page.get_by_role("alert")).to_have_text("Pick 3: Present: a winner.")
+    expect(page.get_by_role("alert")).to_have_text("Pick 3 recorded — Present: a winner.")
     expect(page.locator("#run-complete")).to_contain_text("Complete")
     expect(page.locator("#run-complete")).to_contain_text("2 winners of 2")
     expect(awaiting).to_have_count(0)

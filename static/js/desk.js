@@ -19,6 +19,16 @@
     }
     // data-submit-once: a second click must not send the request twice.
     if (form.hasAttribute("data-submit-once")) {
+      // A disabled button is left out of what the browser sends: keep the clicked button's
+      // name and value (e.g. a pick's outcome) as a hidden field first.
+      var submitter = event.submitter;
+      if (submitter && submitter.name) {
+        var keep = document.createElement("input");
+        keep.type = "hidden";
+        keep.name = submitter.name;
+        keep.value = submitter.value;
+        form.appendChild(keep);
+      }
       form.querySelectorAll("button").forEach(function (button) { button.disabled = true; });
     }
   });
