@@ -1,6 +1,7 @@
 """A demo promotion whose draws sit around now, so that a newcomer running `make run` can try
 every journey at once: a ticket window open now, a draw three hours ahead (later today unless
-it is late evening) and one a day after it."""
+it is late evening) and one a day after it. draws/demo_runs.py adds, at each property, a draw
+run yesterday evening and a closed one waiting for Start."""
 
 import datetime as dt
 
@@ -9,6 +10,8 @@ from django.utils import timezone
 from core.audit import Actor
 from draws.seeds import ALL_TIERS, PromotionDef, SeriesDef, load_promotion
 from members.models import Property
+
+DEMO_PROMOTION_CODE = "demo-desk-cash-draws"
 
 
 def demo_definition(now: dt.datetime) -> PromotionDef:
@@ -40,7 +43,7 @@ def demo_definition(now: dt.datetime) -> PromotionDef:
         for prop in Property.objects.order_by("code")
     ]
     return PromotionDef(
-        code="demo-desk-cash-draws",
+        code=DEMO_PROMOTION_CODE,
         name="Demo: desk cash draws",
         properties=tuple(p.code for p in Property.objects.order_by("code")),
         starts_on=str(local.date() - dt.timedelta(days=30)),
