@@ -379,7 +379,7 @@ def pick_outcome_record(
         if _winners(draw) >= draw.winners_wanted:
             _complete(draw, actor=actor, now=now)
             return pick
-    draw_advance(actor=actor, draw_id=draw_id)
+    draw_advance(actor=actor, draw_id=draw_id, now=now)
     return pick
 
 
