@@ -10,6 +10,8 @@ from django.utils import timezone
 from core.audit import Actor
 from draws.seeds import ALL_TIERS, PromotionDef, SeriesDef, load_promotion
 from members.models import Property
+from promotions.models import Promotion
+from promotions.services import promotion_save
 
 DEMO_PROMOTION_CODE = "demo-desk-cash-draws"
 
@@ -54,5 +56,18 @@ def demo_definition(now: dt.datetime) -> PromotionDef:
 
 
 def load_demo_promotion(*, now: dt.datetime | None = None) -> int:
-    _, added = load_promotion(demo_definition(now or timezone.now()), actor=Actor.system("seed_demo"))
+    definition = demo_definition(now or timezone.now())
+    actor = Actor.system("seed_demo")
+    _extend_demo_promotion(definition, actor)
+    _, added = load_promotion(definition, actor=actor)
     return added
+
+
+def _extend_demo_promotion(definition: PromotionDef, actor: Actor) -> None:
+    """A demo loaded weeks ago would refuse today's draws (outside its dates): move its end on,
+    through the audited service, so `make run` works any day."""
+    promotion = Promotion.objects.filter(code=definition.code).first()
+    ends_on = dt.date.fromisoformat(definition.ends_on)
+    if promotion is not None and promotion.ends_on < ends_on:
+        promotion.ends_on = ends_on
+        promotion_save(actor=actor, promotion=promotion, properties=list(promotion.properties.all()))

@@ -18,7 +18,7 @@ from draws.engine import draws_start_due
 from draws.models import WINNING_OUTCOMES, Activation, Draw, DrawPick, DrawStatus, PickOutcome
 from members.demo import seed_members
 from members.models import Property
-from promotions.models import DrawMethod
+from promotions.models import DrawMethod, Promotion
 
 pytestmark = pytest.mark.django_db
 
@@ -107,3 +107,14 @@ def test_a_day_later_the_demo_gains_that_days_draws(demo):
         assert load_demo_runs(now=later) == DemoRuns(completed=4, waiting=4)
     assert demo_draws(DrawStatus.DRAWN).count() == 8
     assert demo_draws(DrawStatus.CLOSED).filter(scheduled_at__gt=later).count() == 4
+
+
+def test_a_demo_loaded_weeks_ago_still_loads_today(reference_data):
+    """The demo promotion's dates were set at its first load: a later `make run` moves its end on."""
+    first = dt.datetime(2026, 3, 4, 10, 0, tzinfo=dt.timezone(dt.timedelta(hours=2)))
+    with time_machine.travel(first, tick=False):
+        assert load_demo_promotion() > 0
+    later = first + dt.timedelta(days=45)
+    with time_machine.travel(later, tick=False):
+        assert load_demo_promotion() > 0  # today's and tomorrow's demo draws, inside the new dates
+    assert Promotion.objects.get(code=DEMO_PROMOTION_CODE).ends_on == (later + dt.timedelta(days=30)).date()
