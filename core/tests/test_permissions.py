@@ -43,6 +43,16 @@ MATRIX = {
     "draws:activate": (lambda o: {"draw_id": o["draw"].pk}, {REWARDS_DESK}),
     "draws:receipt": (lambda o: {"activation_id": o["activation"].pk}, READERS),
     "draws:receipt_pdf": (lambda o: {"activation_id": o["activation"].pk}, READERS),
+    # The draw record: its files, the verification, the certificate, winners lists.
+    **{
+        f"draws:{name}": (lambda o: {"draw_id": o["draw"].pk}, {PROMOTIONS_MANAGER, AUDITOR})
+        for name in ("record", "record_json", "record_entries", "record_verify", "certificate")
+    },
+    "draws:promotion_winners": (lambda o: {"promotion_id": o["series"].promotion_id}, {PROMOTIONS_MANAGER, AUDITOR}),
+    "draws:promotion_winners_csv": (
+        lambda o: {"promotion_id": o["series"].promotion_id},
+        {PROMOTIONS_MANAGER, AUDITOR},
+    ),
     # A RAPS session's list (the matrix's electronic draw gets the page saying it is not one).
     "draws:raps_upload": (lambda o: {"draw_id": o["draw"].pk}, {PROMOTIONS_MANAGER}),
     "draws:raps_sample": (None, {PROMOTIONS_MANAGER}),
