@@ -1,8 +1,12 @@
 """A draw's run on its page: Start, the outcome of each pick, keyed serials, ending short.
 Each view is one POST that calls one service of draws.engine and goes back to the draw."""
 
+from functools import wraps
+
 from django.contrib import messages
 from django.contrib.auth.decorators import permission_required
+from django.forms import Form
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils import timezone
@@ -12,7 +16,7 @@ from core.audit import Actor
 from core.errors import DomainError
 from core.models import AuditEvent
 from draws import engine
-from draws.models import Draw, DrawPick, DrawStatus
+from draws.models import Draw, DrawStatus
 from draws.run_forms import EndShortForm, OutcomeForm, SerialForm, StartForm, WitnessForm
 from promotions.models import DrawMethod
 
@@ -52,124 +56,79 @@ def _back(draw_id: int):
     return redirect(reverse("draws:detail", args=[draw_id]) + "#run")
 
 
-def _refused(request, form) -> None:
-    for errors in form.errors.values():
-        for error in errors:
-            messages.error(request, error)
-
-
-def _call(request, action) -> bool:
+def _run_action(request, draw_id: int, form_class, action) -> HttpResponse:
+    """The shape of every run action: a valid form calls `action(actor, draw, data)`, which
+    returns the notice to show (or None); a refusal or a form error is shown instead, and the
+    manager is back on the draw's run either way."""
+    draw = get_object_or_404(Draw, pk=draw_id)
+    form = form_class(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, error)
+        return _back(draw.pk)
     try:
-        action()
+        notice = action(Actor.from_request(request), draw, form.cleaned_data)
     except DomainError as error:
         messages.error(request, error.message)
-        return False
-    return True
-
-
-@require_POST
-@permission_required("draws.add_drawpick", raise_exception=True)
-def start(request, draw_id: int):
-    draw = get_object_or_404(Draw, pk=draw_id)
-    form = StartForm(request.POST)
-    if not form.is_valid():
-        _refused(request, form)
-        return _back(draw.pk)
-    actor = Actor.from_request(request)
-    started = []
-    if _call(
-        request,
-        lambda: started.append(
-            engine.draw_start(actor=actor, draw_id=draw.pk, witness_name=form.cleaned_data["witness_name"])
-        ),
-    ):
-        if started[0]:
-            messages.success(request, f"{draw.name} has started.")
-        else:
-            draw.refresh_from_db()
-            messages.info(request, engine.draw_start_refusal(draw, timezone.now()))
-    return _back(draw.pk)
-
-
-@require_POST
-@permission_required("draws.add_drawpick", raise_exception=True)
-def witness(request, draw_id: int):
-    draw = get_object_or_404(Draw, pk=draw_id)
-    form = WitnessForm(request.POST)
-    if form.is_valid():
-        actor = Actor.from_request(request)
-        name = form.cleaned_data["witness_name"]
-        if _call(request, lambda: engine.draw_witness_record(actor=actor, draw_id=draw.pk, witness_name=name)):
-            messages.success(request, f"Witness recorded: {name}.")
     else:
-        _refused(request, form)
+        if notice:
+            messages.success(request, notice)
     return _back(draw.pk)
 
 
-@require_POST
-@permission_required("draws.add_drawpick", raise_exception=True)
-def outcome(request, draw_id: int):
-    draw = get_object_or_404(Draw, pk=draw_id)
-    form = OutcomeForm(request.POST)
-    if not form.is_valid():
-        _refused(request, form)
-        return _back(draw.pk)
-    actor = Actor.from_request(request)
-    data = form.cleaned_data
-    if _call(
-        request,
-        lambda: engine.pick_outcome_record(
-            actor=actor, draw_id=draw.pk, pick_id=data["pick"], outcome=data["outcome"], reason=data["reason"]
-        ),
-    ):
-        pick = DrawPick.objects.get(pk=data["pick"])
-        messages.success(request, f"Pick {pick.k} recorded — {pick.get_outcome_display()}.")
-    return _back(draw.pk)
+def run_action(form_class):
+    """A POST-only run action for managers (draws.add_drawpick) around `_run_action`."""
+
+    def decorate(action):
+        @require_POST
+        @permission_required("draws.add_drawpick", raise_exception=True)
+        @wraps(action)
+        def view(request, draw_id: int):
+            return _run_action(request, draw_id, form_class, action)
+
+        return view
+
+    return decorate
 
 
-@require_POST
-@permission_required("draws.add_drawpick", raise_exception=True)
-def key_serial(request, draw_id: int):
-    draw = get_object_or_404(Draw, pk=draw_id)
-    form = SerialForm(request.POST)
-    if not form.is_valid():
-        _refused(request, form)
-        return _back(draw.pk)
-    actor = Actor.from_request(request)
-    picked = []
-    if _call(
-        request,
-        lambda: picked.append(engine.draw_key_serial(actor=actor, draw_id=draw.pk, serial=form.cleaned_data["serial"])),
-    ):
-        pick = picked[0]
-        messages.success(request, f"Serial {pick.serial}: card {pick.card_number}, pick {pick.k}.")
-    return _back(draw.pk)
+@run_action(StartForm)
+def start(actor, draw, data):
+    if engine.draw_start(actor=actor, draw_id=draw.pk, witness_name=data["witness_name"]):
+        return f"{draw.name} has started."
+    draw.refresh_from_db()
+    raise DomainError(engine.draw_start_refusal(draw, timezone.now()) or "This draw has already started.")
 
 
-@require_POST
-@permission_required("draws.add_drawpick", raise_exception=True)
-def end_short(request, draw_id: int):
-    draw = get_object_or_404(Draw, pk=draw_id)
-    form = EndShortForm(request.POST)
-    if form.is_valid():
-        actor = Actor.from_request(request)
-        reason = form.cleaned_data["reason"]
-        if _call(request, lambda: engine.draw_end_short(actor=actor, draw_id=draw.pk, reason=reason)):
-            messages.success(request, f"{draw.name} has ended.")
-    else:
-        _refused(request, form)
-    return _back(draw.pk)
+@run_action(WitnessForm)
+def witness(actor, draw, data):
+    engine.draw_witness_record(actor=actor, draw_id=draw.pk, witness_name=data["witness_name"])
+    return f"Witness recorded: {data['witness_name']}."
 
 
-@require_POST
-@permission_required("draws.add_drawpick", raise_exception=True)
-def resume(request, draw_id: int):
+@run_action(OutcomeForm)
+def outcome(actor, draw, data):
+    pick = engine.pick_outcome_record(
+        actor=actor, draw_id=draw.pk, pick_id=data["pick"], outcome=data["outcome"], reason=data["reason"]
+    )
+    return f"Pick {pick.k} recorded — {pick.get_outcome_display()}."
+
+
+@run_action(SerialForm)
+def key_serial(actor, draw, data):
+    pick = engine.draw_key_serial(actor=actor, draw_id=draw.pk, serial=data["serial"])
+    return f"Serial {pick.serial}: card {pick.card_number}, pick {pick.k}."
+
+
+@run_action(EndShortForm)
+def end_short(actor, draw, data):
+    engine.draw_end_short(actor=actor, draw_id=draw.pk, reason=data["reason"])
+    return f"{draw.name} has ended."
+
+
+@run_action(Form)
+def resume(actor, draw, data):
     """Make the next pick of a running electronic or RAPS draw that stopped between picks."""
-    draw = get_object_or_404(Draw, pk=draw_id)
-    actor = Actor.from_request(request)
-    if (
-        _call(request, lambda: engine.draw_advance(actor=actor, draw_id=draw.pk))
-        and not Draw.objects.filter(pk=draw.pk, picks__outcome="").exists()
-    ):
-        messages.info(request, "No pick was made: no entrant left can win. End the draw with the reason.")
-    return _back(draw.pk)
+    if engine.draw_advance(actor=actor, draw_id=draw.pk) is None:
+        raise DomainError("No pick was made: no entrant left can win. End the draw with the reason.")
+    return None
