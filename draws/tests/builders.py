@@ -12,6 +12,13 @@ from promotions.models import DrawSeries
 from promotions.tests.factories import make_draw
 
 SAST = dt.timezone(dt.timedelta(hours=2))
+
+
+def sast(*args) -> dt.datetime:
+    """A Johannesburg time: sast(2025, 10, 16, 20, 0)."""
+    return dt.datetime(*args, tzinfo=SAST)
+
+
 MANAGER = Actor.system("test-manager")
 
 

@@ -17,34 +17,14 @@ from draws.seeds import (
     golden_horse_prive_powerplay,
     grc_royal_flush,
     grc_turn_up_the_heat,
-    load_promotion,
 )
 from draws.services import activation_create, draws_close_due
-from draws.tests.builders import MANAGER, pin_seed
+from draws.tests.builders import MANAGER, pin_seed, sast
 from draws.verification import verify_record
 from members.models import Property, Tier
 from members.tests.factories import MemberFactory, PointsEntryFactory
 
 pytestmark = pytest.mark.django_db
-
-SAST = dt.timezone(dt.timedelta(hours=2))
-
-
-def sast(*args) -> dt.datetime:
-    return dt.datetime(*args, tzinfo=SAST)
-
-
-@pytest.fixture
-def seed(reference_data):
-    def load(module):
-        promotion, _ = load_promotion(module.PROMOTION, actor=Actor.system("test"))
-
-        def draw(series_code: str, *when) -> Draw:
-            return Draw.objects.get(series__promotion=promotion, series__code=series_code, scheduled_at=sast(*when))
-
-        return draw
-
-    return load
 
 
 def players(count: int, tier: str, home: str, points: int, earned_at: dt.datetime, **kwargs) -> list:

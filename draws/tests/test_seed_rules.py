@@ -16,35 +16,13 @@ from draws.seeds import (
     grc_fast_lane_to_fortune,
     grc_royal_flush,
     grc_turn_up_the_heat,
-    load_promotion,
 )
 from draws.services import activation_create
+from draws.tests.builders import sast
 from members.models import Property, Tier
 from members.tests.factories import MemberFactory, PointsEntryFactory
 
 pytestmark = pytest.mark.django_db
-
-SAST = dt.timezone(dt.timedelta(hours=2))
-
-
-def sast(*args) -> dt.datetime:
-    return dt.datetime(*args, tzinfo=SAST)
-
-
-@pytest.fixture
-def seed(reference_data):
-    """Load one seed promotion; returns a finder for its draws by series code and local time."""
-
-    def load(module):
-        promotion, added = load_promotion(module.PROMOTION, actor=Actor.system("test"))
-        assert added == sum(len(s.draws) for s in module.PROMOTION.series)
-
-        def draw(series_code: str, *when) -> Draw:
-            return Draw.objects.get(series__promotion=promotion, series__code=series_code, scheduled_at=sast(*when))
-
-        return draw
-
-    return load
 
 
 def member(tier: str, home: str = "GRC", **kwargs):
