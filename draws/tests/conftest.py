@@ -6,6 +6,7 @@ from core.audit import Actor
 from draws.models import Draw
 from draws.seeds import load_promotion
 from draws.tests.builders import sast
+from draws.tests.raps_fixtures import closed_session, floor_players
 
 
 @pytest.fixture
@@ -23,3 +24,15 @@ def seed(reference_data):
         return draw
 
     return load
+
+
+@pytest.fixture
+def session(reference_data):
+    """A closed RAPS session waiting for its active-player list (draws/tests/raps_fixtures.py)."""
+    return closed_session()
+
+
+@pytest.fixture
+def floor(reference_data):
+    """Players on the floor for a RAPS list."""
+    return floor_players()

@@ -18,7 +18,6 @@ from draws.tests.raps_fixtures import (
     UPLOAD_AT,
     closed_session,
     csv_text,
-    floor_players,
     floor_rows,
     make_pick,
     player,
@@ -29,16 +28,6 @@ from members.tests.factories import ExclusionFactory
 from promotions.tests.factories import make_draw, make_series
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def session(reference_data):
-    return closed_session()
-
-
-@pytest.fixture
-def floor(reference_data):
-    return floor_players()
 
 
 def test_the_list_becomes_the_draws_entries_with_a_fresh_seed(session, reference_data):

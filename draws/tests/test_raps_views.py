@@ -14,9 +14,7 @@ from draws.services import draw_close_window
 from draws.tests.raps_fixtures import (
     SESSION,
     UPLOAD_AT,
-    closed_session,
     csv_text,
-    floor_players,
     floor_rows,
     make_pick,
     player,
@@ -25,16 +23,6 @@ from draws.tests.raps_fixtures import (
 from promotions.tests.factories import make_draw, make_series
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def session(reference_data):
-    return closed_session()
-
-
-@pytest.fixture
-def floor(reference_data):
-    return floor_players()
 
 
 @pytest.fixture(autouse=True)
