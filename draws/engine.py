@@ -9,6 +9,7 @@ call carries on from the last recorded k.
 
 import datetime as dt
 import logging
+import re
 
 from django.db import transaction
 from django.db.models import Q
@@ -29,8 +30,9 @@ from draws.models import (
     RapsPool,
 )
 from draws.selection import electronic_serial, raps_row
-from draws.services import draw_close_window
+from draws.services import freeze_entries
 from members.eligibility import person_refusals
+from members.identity import age_on
 from members.models import Member
 from promotions.models import DrawMethod, WinOnceScope
 
@@ -75,22 +77,36 @@ def draw_start_refusal(draw: Draw, now: dt.datetime) -> str | None:
     if draw.status == DrawStatus.CANCELLED:
         return "This draw is cancelled."
     if draw.status in (DrawStatus.RUNNING, DrawStatus.DRAWN):
-        return f"This draw was started by {draw.started_by} at {local_datetime(draw.started_at)}."
-    if draw.status == DrawStatus.SCHEDULED and draw.tickets_close_at > now:
+        return f"This draw was started by {draw.started_by_display()} at {local_datetime(draw.started_at)}."
+    if draw.tickets_close_at > now:
         return (
             f"Entries are still open until {local_datetime(draw.tickets_close_at)}: "
             "the draw can start once they are frozen."
         )
     if draw.method == DrawMethod.RAPS and not hasattr(draw, "raps_list"):
         return "Upload the active-player list first: the session draws from it."
+    if draw.series.winners_per_draw < 1:
+        return "The series wants no winners: set its number of winners first."
+    return None
+
+
+def early_start_warning(draw: Draw, now: dt.datetime) -> str | None:
+    """What starting before the draw time does (issue 8: the tick at its time or Start, whichever
+    comes first): the proxy and decline registers close with the start."""
+    registers_close = max(draw.proxies_close_at, draw.declines_close_at)
+    if now < registers_close:
+        return (
+            f"Starting now, before {local_datetime(draw.scheduled_at)}, closes the proxy and decline "
+            f"registers early (they are open until {local_datetime(registers_close)})."
+        )
     return None
 
 
 def draw_start(*, actor: Actor, draw_id: int, witness_name: str = "", now: dt.datetime | None = None) -> bool:
     """Start the draw: True if this call started it, False if it was already started (by the
-    tick or another manager). Electronic and RAPS draws then make their first pick."""
+    tick or another manager). Electronic and RAPS draws then make their first pick. Once started,
+    no proxy or decline is registered for it (proxies.services)."""
     now = now or timezone.now()
-    draw_close_window(draw_id=draw_id, now=now)  # a Start pressed before the tick froze the entries
     with transaction.atomic():
         draw = _locked(draw_id)
         if draw.status in (DrawStatus.RUNNING, DrawStatus.DRAWN):
@@ -98,11 +114,15 @@ def draw_start(*, actor: Actor, draw_id: int, witness_name: str = "", now: dt.da
         refusal = draw_start_refusal(draw, now)
         if refusal:
             raise DomainError(refusal, code="cannot_start")
+        if draw.status == DrawStatus.SCHEDULED:
+            freeze_entries(draw, now=now)  # Start came before the tick froze them, under this lock
         draw.status = DrawStatus.RUNNING
         draw.started_at = now
         draw.started_by = actor.label
         draw.witness_name = witness_name.strip()
-        draw.winners_wanted = draw.series.winners_per_draw
+        # A RAPS session's winners are its quotas, as uploaded (the series may change later).
+        raps = getattr(draw, "raps_list", None) if draw.method == DrawMethod.RAPS else None
+        draw.winners_wanted = raps.slot_quota + raps.table_quota if raps else draw.series.winners_per_draw
         draw.win_once = draw.series.win_once_scope
         draw.save()
         audit_log(
@@ -156,9 +176,12 @@ def _automatic_outcome(draw: Draw, member: Member, now: dt.datetime) -> tuple[st
         return PickOutcome.REDRAW_WON_IN_SCOPE, (
             f"Already won {won.draw.name} (pick {won.k}): {WinOnceScope(draw.win_once).label.lower()}."
         )
-    refusals = person_refusals(id_number=member.id_number, date_of_birth=member.date_of_birth, at=now)
-    if refusals:
-        return PickOutcome.REDRAW_INELIGIBLE, " ".join(refusals)
+    if person_refusals(id_number=member.id_number, date_of_birth=member.date_of_birth, at=now):
+        # The record goes to outside auditors and is never edited: the category only; the
+        # exclusion's details stay in the exclusion register.
+        if age_on(member.date_of_birth, timezone.localdate(now)) < 18:
+            return PickOutcome.REDRAW_INELIGIBLE, "Under 18 at the moment of the pick."
+        return PickOutcome.REDRAW_INELIGIBLE, "On the exclusion register at the moment of the pick."
     # proxies sits above draws: its nominations are reached through the reverse relation.
     nomination = (
         draw.nominations.live()
@@ -293,7 +316,7 @@ def draw_advance(*, actor: Actor, draw_id: int, now: dt.datetime | None = None) 
 def manual_serial_refusal(draw: Draw, text: str) -> tuple[int | None, str | None]:
     """The serial keyed (or scanned) for a manual draw, or why it is refused."""
     digits = text.strip()
-    if not digits.isdigit():
+    if not re.fullmatch(r"[0-9]{1,19}", digits):
         return None, f"“{text.strip()[:20]}” is not a ticket serial: type the number printed on the ticket."
     serial = int(digits)
     if not 1 <= serial <= draw.tickets_total:
@@ -436,11 +459,16 @@ def draws_start_due(*, now: dt.datetime | None = None) -> int:
             started += draw_start(actor=tick, draw_id=draw_id, now=now)
         except DomainError as error:  # e.g. cancelled meanwhile: the others still start
             logger.warning("Draw %s not started by the tick: %s", draw_id, error.message)
+        except Exception:
+            logger.exception("Draw %s could not be started by the tick; the next tick tries again.", draw_id)
     stalled = (
         Draw.objects.filter(status=DrawStatus.RUNNING, method__in=(DrawMethod.ELECTRONIC, DrawMethod.RAPS))
         .exclude(picks__outcome="")
         .values_list("pk", flat=True)
     )
     for draw_id in list(stalled[:100]):
-        draw_advance(actor=tick, draw_id=draw_id)
+        try:
+            draw_advance(actor=tick, draw_id=draw_id)
+        except Exception:
+            logger.exception("Draw %s could not make its next pick; the next tick tries again.", draw_id)
     return started

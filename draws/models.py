@@ -15,6 +15,11 @@ from members.models import Member, Property
 from promotions.models import DrawMethod, DrawSeries, PromotionStatus
 
 
+def actor_words(label: str) -> str:
+    """Who did it, for people: a user's name, or "the system" for the beat tick."""
+    return "the system (automatic, at the draw time)" if label.startswith("system:") else label
+
+
 class DrawStatus(models.TextChoices):
     SCHEDULED = "scheduled", "Scheduled"
     CLOSED = "closed", "Entries frozen"
@@ -105,6 +110,9 @@ class Draw(models.Model):
 
     def is_complete(self) -> bool:
         return self.status == DrawStatus.DRAWN
+
+    def started_by_display(self) -> str:
+        return actor_words(self.started_by)
 
     def revealed_seed(self) -> str:
         """The seed, once the draw is complete (DRAWS.md §1); empty before."""
@@ -332,6 +340,9 @@ class DrawPick(models.Model):
 
     def is_winner(self) -> bool:
         return self.outcome in WINNING_OUTCOMES
+
+    def picked_by_display(self) -> str:
+        return actor_words(self.picked_by)
 
     def awaits_outcome(self) -> bool:
         return self.outcome == ""

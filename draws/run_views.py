@@ -25,18 +25,21 @@ REFUSED_KEYS_SHOWN = 5
 
 def run_context(draw: Draw, user) -> dict:
     """What the draw page shows of the run, and which of its actions the server would accept now."""
-    picks = list(draw.picks.select_related("member")) if draw.status in (DrawStatus.RUNNING, DrawStatus.DRAWN) else []
+    started = draw.status in (DrawStatus.RUNNING, DrawStatus.DRAWN)
+    picks = list(draw.picks.select_related("member")) if started else []
     awaiting = next((p for p in picks if p.awaits_outcome()), None)
     running = draw.status == DrawStatus.RUNNING
     may_run = user.has_perm("draws.add_drawpick")
     winners = [p for p in picks if p.is_winner()]
     context = {
-        "picks": picks,
+        # Who was drawn, with names and cards, is for the team running it and the auditors.
+        "picks": picks if user.has_perm("draws.view_drawpick") else [],
         "winners": winners,
         "awaiting": awaiting,
         "may_run": may_run,
         "start_refusal": engine.draw_start_refusal(draw, timezone.now()),
         "start_form": StartForm(),
+        "early_start": engine.early_start_warning(draw, timezone.now()),
         "outcome_choices": OutcomeForm.base_fields["outcome"].choices,
         "keying": may_run and running and draw.method == DrawMethod.MANUAL and awaiting is None,
         "serial_form": SerialForm(),
@@ -129,6 +132,10 @@ def end_short(actor, draw, data):
 @run_action(Form)
 def resume(actor, draw, data):
     """Make the next pick of a running electronic or RAPS draw that stopped between picks."""
-    if engine.draw_advance(actor=actor, draw_id=draw.pk) is None:
-        raise DomainError("No pick was made: no entrant left can win. End the draw with the reason.")
-    return None
+    before = draw.picks.count()
+    if engine.draw_advance(actor=actor, draw_id=draw.pk) is not None:
+        return None
+    made = draw.picks.count() - before
+    if made:
+        return f"{made} automatic redraws made; press again to go on."
+    raise DomainError("No pick was made: no entrant left can win. End the draw with the reason.")

@@ -390,7 +390,8 @@ def canonical_entries(draw: Draw) -> bytes:
 def draw_close_window(*, draw_id: int, now: dt.datetime | None = None) -> bool:
     """Freeze a draw's entries once its last ticket window has closed: record the SHA-256 of the
     canonical entry list and of a fresh secret seed. True if this call closed it; a second call
-    (another worker, a late tick) finds it closed and changes nothing."""
+    (another worker, a late tick) finds it closed and changes nothing; a draw locked by another
+    transaction is left to the next tick."""
     now = now or timezone.now()
     with transaction.atomic():
         draw = (
@@ -400,29 +401,35 @@ def draw_close_window(*, draw_id: int, now: dt.datetime | None = None) -> bool:
         )
         if draw is None:
             return False
-        entries = canonical_entries(draw)
-        seed = secrets.token_bytes(32)
-        totals = draw.activations.aggregate(n=Count("id"), t=Sum("tickets"))
-        draw.status = DrawStatus.CLOSED
-        draw.entries_frozen_at = now
-        draw.entries_count = totals["n"] or 0
-        draw.tickets_total = totals["t"] or 0
-        draw.entries_sha256 = hashlib.sha256(entries).hexdigest()
-        draw.seed_hex = seed.hex()
-        draw.seed_sha256 = hashlib.sha256(seed).hexdigest()
-        draw.save()
-        audit_log(
-            actor=Actor.system("tick"),
-            action="draw.entries_frozen",
-            obj=draw,
-            data={
-                "entries": draw.entries_count,
-                "tickets": draw.tickets_total,
-                "entries_sha256": draw.entries_sha256,
-                "seed_sha256": draw.seed_sha256,
-            },
-        )
+        freeze_entries(draw, now=now)
     return True
+
+
+def freeze_entries(draw: Draw, *, now: dt.datetime) -> None:
+    """Freeze the entries of a scheduled draw whose windows have closed. The caller holds the
+    draw's row lock (draw_close_window, or draws.engine.draw_start when Start comes first)."""
+    entries = canonical_entries(draw)
+    seed = secrets.token_bytes(32)
+    totals = draw.activations.aggregate(n=Count("id"), t=Sum("tickets"))
+    draw.status = DrawStatus.CLOSED
+    draw.entries_frozen_at = now
+    draw.entries_count = totals["n"] or 0
+    draw.tickets_total = totals["t"] or 0
+    draw.entries_sha256 = hashlib.sha256(entries).hexdigest()
+    draw.seed_hex = seed.hex()
+    draw.seed_sha256 = hashlib.sha256(seed).hexdigest()
+    draw.save()
+    audit_log(
+        actor=Actor.system("tick"),
+        action="draw.entries_frozen",
+        obj=draw,
+        data={
+            "entries": draw.entries_count,
+            "tickets": draw.tickets_total,
+            "entries_sha256": draw.entries_sha256,
+            "seed_sha256": draw.seed_sha256,
+        },
+    )
 
 
 def draws_close_due(*, now: dt.datetime | None = None) -> int:

@@ -37,6 +37,8 @@ class Nominee:
 def _window_refusal(draw: Draw, opens: dt.datetime, closes: dt.datetime, what: str, now: dt.datetime) -> str | None:
     if draw.status == DrawStatus.CANCELLED:
         return f"{draw.name} is cancelled."
+    if draw.started_at is not None:  # the draw itself waits for the registers to close
+        return f"{draw.name} has started: {what.lower()} are closed."
     if now < opens:
         return f"{what} for {draw.name} open at {local_datetime(opens)}."
     if now >= closes:

@@ -19,7 +19,7 @@ from draws.engine import (
 )
 from draws.models import Draw, DrawPick, DrawStatus, PickOutcome
 from draws.selection import electronic_serial
-from draws.tests.builders import MANAGER, SAST, closed_draw, pin_seed
+from draws.tests.builders import MANAGER, SAST, add_entries, closed_draw, pin_seed
 from members.tests.factories import ExclusionFactory
 from promotions.models import DrawMethod
 from promotions.tests.factories import make_draw, make_series
@@ -164,7 +164,7 @@ def test_a_member_excluded_since_activating_is_redrawn(series):
     pick = start(draw)
     picks = list(draw.picks.all())
     assert picks[0].member == excluded and picks[0].outcome == PickOutcome.REDRAW_INELIGIBLE
-    assert "xcluded" in picks[0].reason
+    assert "exclusion register" in picks[0].reason
     assert pick.member == fine
 
 
@@ -317,3 +317,44 @@ def test_a_started_draw_cannot_be_cancelled(series):
     start(draw)
     with pytest.raises(DomainError, match="has started"):
         draw_cancel(actor=MANAGER, draw_id=draw.pk, reason="Power cut")
+
+
+def test_an_early_start_closes_the_proxy_and_decline_registers(reference_data):
+    from draws.engine import early_start_warning
+    from proxies.services import decline_refusal
+
+    series = make_series(windows=[{"day": 0, "open": "08:00", "close": "12:00"}])
+    draw, (member, _) = closed_draw(series, DRAW_AT, [5, 5])  # tickets closed at 12:00, the draw at 13:00
+    early = DRAW_AT - dt.timedelta(minutes=30)
+    assert "closes the proxy and decline registers early" in early_start_warning(draw, early)
+    assert early_start_warning(draw, DRAW_AT) is None
+    assert decline_refusal(draw=draw, member=member, now=early) is None
+    with time_machine.travel(early, tick=False):
+        assert draw_start(actor=MANAGER, draw_id=draw.pk)
+    draw.refresh_from_db()
+    assert "has started: decline registrations are closed" in decline_refusal(draw=draw, member=member, now=early)
+
+
+def test_start_freezes_entries_the_tick_has_not_frozen_yet(series):
+    draw = make_draw(series, DRAW_AT)
+    add_entries(draw, [4, 6])  # the window closed at 12:55; no tick has run since
+    assert draw_start(actor=MANAGER, draw_id=draw.pk)
+    draw.refresh_from_db()
+    assert draw.tickets_total == 10 and len(draw.entries_sha256) == 64 and draw.picks.count() == 1
+    assert AuditEvent.objects.filter(action="draw.entries_frozen", object_id=str(draw.pk)).count() == 1
+
+
+def test_an_exclusion_redraw_keeps_only_the_category_on_the_record(series):
+    draw, (excluded, _) = closed_draw(series, DRAW_AT, [20, 1])
+    pin_seed(draw, lambda serials: serials[0] <= 20)
+    ExclusionFactory(id_number=excluded.id_number, reason="Gambling problem reported by spouse")
+    start(draw)
+    first = draw.picks.get(seq=1)
+    assert first.reason == "On the exclusion register at the moment of the pick."
+
+
+@pytest.mark.parametrize("keyed", ["\u00b2", "\u0661", "12345678901234567890", "1e3", "-1"])
+def test_a_keyed_serial_must_be_plain_digits(manual_draw, keyed):
+    draw, _ = manual_draw
+    with pytest.raises(DomainError, match="not a ticket serial"):
+        key(draw, keyed)
