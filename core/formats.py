@@ -10,3 +10,12 @@ DATETIME_FORMAT = "%a %d %b %Y %H:%M"
 
 def local_datetime(moment: dt.datetime) -> str:
     return timezone.localtime(moment).strftime(DATETIME_FORMAT)
+
+
+def spreadsheet_safe(value):
+    """A CSV cell a spreadsheet shows as text: a value starting with = + - @ (or a tab or carriage
+    return) would be run as a formula when the file is opened (CSV injection), so it gets a
+    leading apostrophe. Numbers and other values pass unchanged."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value

@@ -9,6 +9,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
+from core.formats import spreadsheet_safe
 from draws import certificate
 from draws.models import Draw
 from draws.record import draw_record_files, entries_summary, winners_wanted
@@ -98,15 +99,18 @@ def promotion_winners_csv(request, promotion_id: int):
     writer.writerow(["draw_id", "draw", "scheduled_at", "property", "card_number", "name", "k", "outcome"])
     for pick in promotion_winning_picks(promotion_id=promotion.pk).iterator(chunk_size=2000):
         writer.writerow(
-            [
-                pick.draw_id,
-                pick.draw.name,
-                timezone.localtime(pick.draw.scheduled_at).strftime("%Y-%m-%d %H:%M"),
-                pick.draw.property.code,
-                pick.card_number,
-                pick.member.full_name,
-                pick.k,
-                pick.get_outcome_display(),
-            ]
+            map(
+                spreadsheet_safe,
+                [
+                    pick.draw_id,
+                    pick.draw.name,
+                    timezone.localtime(pick.draw.scheduled_at).strftime("%Y-%m-%d %H:%M"),
+                    pick.draw.property.code,
+                    pick.card_number,
+                    pick.member.full_name,
+                    pick.k,
+                    pick.get_outcome_display(),
+                ],
+            )
         )
     return response

@@ -460,8 +460,13 @@ class _PickChecker:
             self.winning.append({"member_id": member_id, "card_number": pick["card_number"], "k": pick["k"]})
         elif outcome == "disqualified" and not reason:
             problems.append("disqualified without a reason")
+        elif member_id in self.won_at:
+            problems.append(
+                f"{outcome}, but member {member_id} already won at pick {self.won_at[member_id]}: "
+                "this pick should have been a redraw_already_winner"
+            )
         else:
-            said.append(outcome + (f" ({reason})" if reason else ""))
+            said.append(outcome.replace("_", "-") + ": redrawn" + (f" ({reason})" if reason else ""))
 
 
 def _check_winners(report: Report, record: dict, winning: list[dict]) -> None:

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from core.audit import Actor
 from core.errors import DomainError
+from core.formats import spreadsheet_safe
 from core.forms import submit
 from core.models import AuditEvent
 from members import services
@@ -171,7 +172,7 @@ class _Echo:
 def import_errors_csv(request, job_id: int):
     job = get_object_or_404(ImportJob, pk=job_id)
     writer = csv.writer(_Echo())
-    rows = (writer.writerow([e.line, e.message]) for e in job.row_errors.iterator(chunk_size=5000))
+    rows = (writer.writerow([e.line, spreadsheet_safe(e.message)]) for e in job.row_errors.iterator(chunk_size=5000))
     response = StreamingHttpResponse(_with_header(writer, rows), content_type="text/csv")
     response["Content-Disposition"] = f'attachment; filename="import-{job.pk}-errors.csv"'
     return response

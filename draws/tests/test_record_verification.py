@@ -64,7 +64,7 @@ def test_a_good_record_holds_pick_by_pick(files):
     assert str(line(report, "Pick 1")).startswith(
         f"Pick 1: serial {first['serial']} is the one k=1 gives; owner member {first['member_id']} (serials "
     )
-    assert str(line(report, "Pick 1")).endswith("; no_show — holds")
+    assert str(line(report, "Pick 1")).endswith("; no-show: redrawn — holds")
     assert report.summary() == "Every check holds: the record is consistent."
 
 
@@ -175,6 +175,15 @@ def test_a_second_win_of_one_member_is_caught(reference_data):
         record["winners"].append(dict(record["winners"][0], k=2))
 
     report = verify_record(edit(files.json, change), files.entries)
+    assert "should have been a redraw_already_winner" in line(report, "Pick 2").detail
+    assert not report.holds
+
+
+def test_a_no_show_of_a_member_who_already_won_is_caught(reference_data):
+    draw = start(closed_draw(reference_data, points=(500,), winners=2))
+    electronic_picks(draw, [PRESENT, PRESENT], limit=2)
+    files = draw_record_files(complete(draw, ended_short="Only one member entered."))
+    report = verify_record(edit(files.json, lambda r: r["picks"][1].update(outcome="no_show")), files.entries)
     assert "should have been a redraw_already_winner" in line(report, "Pick 2").detail
     assert not report.holds
 
