@@ -61,3 +61,31 @@ def test_the_tick_closes_a_due_draw_once_however_often_it_runs(celery_worker, re
     frozen = AuditEvent.objects.filter(action="draw.entries_frozen", object_id=str(draw.pk))
     assert frozen.count() == 1
     assert Draw.objects.get(pk=draw.pk).entries_sha256 == frozen.get().data["entries_sha256"]
+
+
+def test_the_tick_starts_a_due_electronic_draw_once_on_a_real_worker(celery_worker, reference_data):
+    """Two ticks on the worker at the draw's time: one run, its first pick as DRAWS.md gives it."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from core.models import AuditEvent
+    from draws.models import DrawStatus
+    from draws.selection import electronic_serial
+    from draws.tests.builders import closed_draw
+    from promotions.tests.factories import make_series
+
+    now = timezone.now()
+    series = make_series(windows=[{"day": -1, "open": "00:00", "close_before": 30}])
+    draw, _ = closed_draw(series, now - dt.timedelta(seconds=5), [4, 6, 3])  # due five seconds ago
+
+    tick.delay()
+    tick.delay()
+    celery_worker.wait_for(lambda: _ticks() >= 2, "the worker to run both ticks")
+    draw.refresh_from_db()
+    assert draw.status == DrawStatus.RUNNING and draw.started_by == "system:tick"
+    assert AuditEvent.objects.filter(action="draw.started", object_id=str(draw.pk)).count() == 1
+    (pick,) = draw.picks.all()
+    assert pick.serial == electronic_serial(
+        seed=bytes.fromhex(draw.seed_hex), entries_sha256=draw.entries_sha256, k=1, tickets_total=13
+    )
