@@ -358,3 +358,31 @@ def test_a_keyed_serial_must_be_plain_digits(manual_draw, keyed):
     draw, _ = manual_draw
     with pytest.raises(DomainError, match="not a ticket serial"):
         key(draw, keyed)
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE draws_draw SET seed_hex = repeat('0', 64) WHERE id = %s",
+        "UPDATE draws_draw SET entries_sha256 = repeat('a', 64) WHERE id = %s",
+        "UPDATE draws_draw SET tickets_total = tickets_total + 1 WHERE id = %s",
+        "UPDATE draws_draw SET winners_wanted = 1 WHERE id = %s",
+        "UPDATE draws_activation SET last_serial = last_serial WHERE draw_id = %s",
+        "DELETE FROM draws_activation WHERE draw_id = %s",
+    ],
+)
+def test_the_database_keeps_a_started_draws_entries_and_seed(series, statement):
+    draw, _ = closed_draw(series, DRAW_AT, [5, 5])
+    start(draw)
+    with pytest.raises(DatabaseError, match=r"never changed|frozen"), transaction.atomic(), connection.cursor() as c:
+        c.execute(statement, [draw.pk])
+
+
+def test_frozen_activations_are_kept_even_before_the_start_and_the_run_may_still_complete(series):
+    draw, _ = closed_draw(series, DRAW_AT, [5, 5])
+    with pytest.raises(DatabaseError, match="frozen"), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("DELETE FROM draws_activation WHERE draw_id = %s", [draw.pk])
+    record(start(draw))  # the run's own fields (status, outcomes) still move on
+    record(draw.picks.get(outcome=""))
+    draw_end_short(actor=MANAGER, draw_id=draw.pk, reason="Only two entrants.")
+    assert Draw.objects.get(pk=draw.pk).status == DrawStatus.DRAWN

@@ -102,3 +102,18 @@ def test_the_proxy_of_another_participant_playing_in_the_session_is_redrawn(refe
     assert (first.member, first.outcome) == (nominee, PickOutcome.REDRAW_IS_PROXY)
     assert participant.card_number in first.reason
     assert draw.picks.get(seq=2).member != nominee
+
+
+def test_a_started_sessions_list_is_kept_by_the_database(reference_data):
+    from django.db import DatabaseError, connection, transaction
+
+    draw = closed_session(raps_series(winners=2))
+    upload(draw, csv_text(*slot_and_table_players(3, 2)), slot_quota=1, table_quota=1)
+    assert draw_start(actor=MANAGER, draw_id=draw.pk)
+    for statement in (
+        "UPDATE draws_rapsentry SET member_id = member_id WHERE raps_list_id IN "
+        "(SELECT id FROM draws_rapslist WHERE draw_id = %s)",
+        "DELETE FROM draws_rapslist WHERE draw_id = %s",
+    ):
+        with pytest.raises(DatabaseError, match="has started"), transaction.atomic(), connection.cursor() as c:
+            c.execute(statement, [draw.pk])
