@@ -44,6 +44,10 @@ REDRAW_AFTER = frozenset({PickOutcome.NO_SHOW, PickOutcome.DISQUALIFIED})
 # Automatic redraws made by one call before it yields (the tick carries on): a draw whose
 # entries are nearly all barred must not hold a worker for long.
 AUTOMATIC_PICKS_PER_CALL = 500
+# The tick starts an electronic draw whose time came within this span (a worker down for a while
+# catches up); an older one, e.g. a seed promotion's past season loaded today, is left to a
+# manager's Start.
+TICK_STARTS_WITHIN = dt.timedelta(hours=6)
 
 
 def _locked(draw_id: int) -> Draw:
@@ -451,6 +455,7 @@ def draws_start_due(*, now: dt.datetime | None = None) -> int:
         status__in=(DrawStatus.SCHEDULED, DrawStatus.CLOSED),
         method=DrawMethod.ELECTRONIC,
         scheduled_at__lte=now,
+        scheduled_at__gt=now - TICK_STARTS_WITHIN,
         tickets_close_at__lte=now,
     ).values_list("pk", flat=True)
     started = 0

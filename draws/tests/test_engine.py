@@ -282,6 +282,13 @@ def test_the_tick_starts_an_electronic_draw_at_its_time_not_a_second_before_and_
     assert draw.picks.count() == 1
 
 
+def test_the_tick_leaves_a_draw_whose_time_passed_long_ago_to_a_manager(series):
+    """A seed promotion's past season, loaded today, is not run by the first tick."""
+    draw, _ = closed_draw(series, DRAW_AT, [5, 5])
+    assert draws_start_due(now=DRAW_AT + dt.timedelta(hours=6)) == 0
+    assert draws_start_due(now=DRAW_AT + dt.timedelta(hours=5, minutes=59)) == 1
+
+
 def test_the_tick_leaves_manual_and_raps_draws_to_the_manager(reference_data):
     series = make_series()
     series.method = DrawMethod.MANUAL
