@@ -231,6 +231,12 @@ class EarningRule(models.Model):
     def __str__(self) -> str:
         return f"Earning rule of {self.series}"
 
+    def period_words(self) -> str:
+        """The earning period in words: "the 7 days before the draw"."""
+        if self.period_kind == PeriodKind.DAYS_BEFORE:
+            return f"the {self.period_days} day{'s' if self.period_days != 1 else ''} before the draw"
+        return self.get_period_kind_display()
+
     def values(self) -> RuleValues:
         """The tier-keyed numbers, parsed (promotions.rules.RuleValues). A stored value no
         manager's form could have saved raises RuleUnreadable naming the series, so only this
