@@ -1,7 +1,8 @@
 from django.contrib import admin
 
 from core.admin import AuditedAdmin, ReadOnlyAdmin
-from members.models import Exclusion, ImportJob, Member, Property, Tier
+from core.audit import Actor, audit_log
+from members.models import Exclusion, ImportJob, Member, Property, StaffProfile, Tier
 
 
 @admin.register(Property)
@@ -40,3 +41,37 @@ class ExclusionAdmin(ReadOnlyAdmin):
 class ImportJobAdmin(ReadOnlyAdmin):
     list_display = ["pk", "kind", "original_name", "status", "rows_total", "error_count", "created_at"]
     readonly_fields = [f.name for f in ImportJob._meta.fields]
+
+
+@admin.register(StaffProfile)
+class StaffProfileAdmin(AuditedAdmin):
+    """Where each member of staff works (their pages start there), audited like any admin change."""
+
+    list_display = ["user", "home_property", "others"]
+    list_select_related = ["user", "home_property"]
+    list_filter = ["home_property"]
+    search_fields = ["user__username", "user__first_name", "user__last_name"]
+    autocomplete_fields = ["user"]
+    filter_horizontal = ["other_properties"]
+    audit_name = "staff_profile"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("other_properties")
+
+    @admin.display(description="Other properties")
+    def others(self, profile: StaffProfile) -> str:
+        return ", ".join(p.code for p in profile.other_properties.all()) or "—"
+
+    def save_related(self, request, form, formsets, change):
+        # The admin audit skips many-to-many fields: the further properties are logged here.
+        profile = form.instance
+        before = sorted(profile.other_properties.values_list("code", flat=True)) if change else []
+        super().save_related(request, form, formsets, change)
+        after = sorted(profile.other_properties.values_list("code", flat=True))
+        if after != before:
+            audit_log(
+                actor=Actor.from_request(request),
+                action="staff_profile.changed",
+                obj=profile,
+                data={"other_properties": {"before": before, "after": after}},
+            )

@@ -13,6 +13,7 @@ from stdnum import luhn
 from members.cards import card_numbers_issue
 from members.identity import IdType
 from members.models import Exclusion, ExclusionKind, Member, PointsEntry, Property, Tier
+from members.staff import staff_profile_set
 
 PROPERTIES = [
     ("GRC", "Gold Reef City"),
@@ -21,6 +22,14 @@ PROPERTIES = [
     ("MC", "Montecasino"),
 ]
 TIERS = [("TEN", "Ten"), ("JACK", "Jack"), ("QUEEN", "Queen"), ("KING", "King"), ("ACE", "Ace")]
+# Where the demo logins work (username -> home property, further properties): the desk and the
+# cash desk at Gold Reef City, the manager looking after Gold Reef City and Golden Horse. The
+# auditor and the admin have no property: they see every casino.
+STAFF_PROPERTIES = {
+    "desk": ("GRC", ()),
+    "cashier": ("GRC", ()),
+    "manager": ("GRC", ("GH",)),
+}
 # Most members sit in the lower tiers, as in any rewards programme.
 TIER_WEIGHTS = [45, 25, 15, 10, 5]
 
@@ -122,6 +131,19 @@ def ensure_reference_data() -> tuple[list[Property], list[Tier]]:
         for rank, (c, n) in enumerate(TIERS, start=1)
     ]
     return properties, tiers
+
+
+def seed_staff_properties(users: dict, *, actor) -> None:
+    """Give the demo logins their property (audited; a re-run changes nothing)."""
+    properties = {p.code: p for p in ensure_reference_data()[0]}
+    for username, (home, others) in STAFF_PROPERTIES.items():
+        if username in users:
+            staff_profile_set(
+                actor=actor,
+                user=users[username],
+                home_property=properties[home],
+                other_properties=[properties[code] for code in others],
+            )
 
 
 @transaction.atomic

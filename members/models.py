@@ -325,3 +325,25 @@ class ImportStagedPoints(models.Model):
             # A reference twice in the same file, found chunk by chunk.
             models.Index(fields=["job", "property_id", "reference"], name="staged_points_ref_idx"),
         ]
+
+
+class StaffProfile(models.Model):
+    """Where a member of staff works: the desk's pages (home, draws list, the member page's
+    draws) start at the home property. A manager who looks after several casinos also has the
+    others. A user without a profile sees every property, as before profiles existed."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="staff_profile")
+    home_property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="+")
+    other_properties = models.ManyToManyField(
+        Property,
+        blank=True,
+        related_name="+",
+        help_text="Further casinos this person looks after (managers of several properties).",
+    )
+
+    class Meta:
+        verbose_name = "staff property"
+        verbose_name_plural = "staff properties"
+
+    def __str__(self) -> str:
+        return f"{self.user.get_username()} at {self.home_property}"

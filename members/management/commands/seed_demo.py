@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand
 
 from core.audit import Actor, audit_log
 from core.roles import AUDITOR, CASH_DESK, PROMOTIONS_MANAGER, REWARDS_DESK, ROLE_LABELS
-from members.demo import seed_members
+from members.demo import STAFF_PROPERTIES, seed_members, seed_staff_properties
 
 DEMO_USERS = [
     ("desk", REWARDS_DESK, "Dineo", "Desk"),
@@ -38,13 +38,16 @@ class Command(BaseCommand):
             if role:
                 user.groups.set([Group.objects.get(name=role)])
             users[username] = user
+        seed_staff_properties(users, actor=Actor.system("seed_demo"))
         added = seed_members(count=members, recorder=users["manager"])
         if added:
             audit_log(actor=Actor.system("seed_demo"), action="demo.seeded", data={"members_added": added})
         self.stdout.write(f"Demo data ready ({added} members added).")
         self.stdout.write(f"Logins (password for all: {password}):")
         for username, role, *_ in DEMO_USERS:
-            self.stdout.write(f"  {username:<8} {ROLE_LABELS.get(role, 'Superuser (admin site)')}")
+            home = STAFF_PROPERTIES.get(username)
+            where = f" at {home[0]}" + "".join(f", {code}" for code in home[1]) if home else ""
+            self.stdout.write(f"  {username:<8} {ROLE_LABELS.get(role, 'Superuser (admin site)')}{where}")
 
     def _demo_password(self) -> str:
         # Generated once per checkout and kept under var/, so a re-run prints the same one.

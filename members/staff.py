@@ -1,0 +1,87 @@
+"""Which casino a member of staff works at (members.StaffProfile), for the pages that start at
+the user's property: the home page, the draws list, the member page's draws.
+
+    staff_property(user)   -> the home Property, or None (no profile: every property)
+    staff_properties(user) -> [home, *others] in that order, or None (every property)
+
+Both read the profile once per user object (a request's user asks once however many pieces of
+the page ask), so a page's query count does not grow with the number of callers.
+"""
+
+from django.db import transaction
+
+from core.audit import Actor, audit_log
+from members.models import Property, StaffProfile
+
+_CACHE = "_staff_properties_cache"
+
+
+def _profile_properties(user) -> list[Property] | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    try:
+        return getattr(user, _CACHE)
+    except AttributeError:
+        pass
+    profile = StaffProfile.objects.select_related("home_property").filter(user_id=user.pk).first()
+    found = None
+    if profile is not None:
+        others = [p for p in profile.other_properties.order_by("name") if p.pk != profile.home_property_id]
+        found = [profile.home_property, *others]
+    setattr(user, _CACHE, found)
+    return found
+
+
+def staff_property(user) -> Property | None:
+    """The property the user's pages start at, or None for a user without one (all properties)."""
+    found = _profile_properties(user)
+    return found[0] if found else None
+
+
+def staff_properties(user) -> list[Property] | None:
+    """Every property the user works at, the home property first; None for all properties."""
+    found = _profile_properties(user)
+    return list(found) if found else None
+
+
+def staff_property_ids(user) -> list[int] | None:
+    """The primary keys of staff_properties(user), for filters; None for all properties."""
+    found = _profile_properties(user)
+    return [p.pk for p in found] if found else None
+
+
+def staff_profile_set(
+    *, actor: Actor, user, home_property: Property, other_properties: list[Property] = ()
+) -> StaffProfile:
+    """Give `user` a home property (and any further ones), audited; a call that changes nothing
+    writes nothing, so loaders may call it on every run."""
+    others = sorted({p.pk for p in other_properties} - {home_property.pk})
+    with transaction.atomic():
+        profile = StaffProfile.objects.select_for_update().filter(user=user).first()
+        before = None
+        if profile is not None:
+            before = {
+                "home_property": profile.home_property.code,
+                "other_properties": sorted(profile.other_properties.values_list("code", flat=True)),
+            }
+        after = {
+            "home_property": home_property.code,
+            "other_properties": sorted(Property.objects.filter(pk__in=others).values_list("code", flat=True)),
+        }
+        if before == after:
+            return profile
+        if profile is None:
+            profile = StaffProfile.objects.create(user=user, home_property=home_property)
+        elif profile.home_property_id != home_property.pk:
+            profile.home_property = home_property
+            profile.save(update_fields=["home_property"])
+        profile.other_properties.set(others)
+        audit_log(
+            actor=actor,
+            action="staff_profile.created" if before is None else "staff_profile.changed",
+            obj=profile,
+            data={"username": user.get_username(), "before": before, "after": after},
+        )
+    if hasattr(user, _CACHE):
+        delattr(user, _CACHE)
+    return profile
