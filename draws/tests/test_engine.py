@@ -286,6 +286,7 @@ def test_the_tick_leaves_a_draw_whose_time_passed_long_ago_to_a_manager(series):
     """A seed promotion's past season, loaded today, is not run by the first tick."""
     draw, _ = closed_draw(series, DRAW_AT, [5, 5])
     assert draws_start_due(now=DRAW_AT + dt.timedelta(hours=6)) == 0
+    assert Draw.objects.get(pk=draw.pk).status == DrawStatus.CLOSED  # Start stays the manager's
     assert draws_start_due(now=DRAW_AT + dt.timedelta(hours=5, minutes=59)) == 1
 
 
