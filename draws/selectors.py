@@ -44,17 +44,28 @@ def member_open_draws(member: Member, prop: Property, now: dt.datetime) -> list[
     return _with_standings(member, draws, now)
 
 
-def member_upcoming_draws(member: Member, now: dt.datetime, *, days: int = 7, limit: int = 8) -> list[Standing]:
-    """The member page's draws: those at the member's home property, or where they have
-    activated tickets, from now to `days` ahead."""
+def member_upcoming_draws(
+    member: Member,
+    now: dt.datetime,
+    *,
+    days: int = 7,
+    limit: int = 8,
+    here: models.Q | None = None,
+) -> list[Standing]:
+    """The member page's draws from now to `days` ahead: those at the member's home property,
+    where they have activated tickets, and at the properties the filter `here` matches (the
+    clerk's: a Golden Horse member playing at Gold Reef City is activated there). Draws `here`
+    come first, so a home casino with a draw every hour does not push them off the list."""
+    at_here = here if here is not None else models.Q(property__in=[])
     draws = list(
         _draws()
         .filter(scheduled_at__gte=now, scheduled_at__lt=now + dt.timedelta(days=days))
-        .filter(models.Q(property=member.home_property_id) | models.Q(activations__member=member))
+        .filter(models.Q(property=member.home_property_id) | at_here | models.Q(activations__member=member))
         .exclude(status=DrawStatus.CANCELLED)
         .filter(series__promotion__status=PromotionStatus.PUBLISHED)  # drafts never reach the desk
+        .annotate(is_here=models.Case(models.When(at_here, then=True), default=False))
         .distinct()
-        .order_by("scheduled_at")[:limit]
+        .order_by("-is_here", "scheduled_at")[:limit]
     )
     return _with_standings(member, draws, now)
 

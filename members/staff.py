@@ -3,12 +3,15 @@ the user's property: the home page, the draws list, the member page's draws.
 
     staff_property(user)   -> the home Property, or None (no profile: every property)
     staff_properties(user) -> [home, *others] in that order, or None (every property)
+    staff_property_ids(user) -> their primary keys, or None (every property)
+    staff_properties_q(user) -> a filter on a query's property, worked out inside that query
 
 Both read the profile once per user object (a request's user asks once however many pieces of
 the page ask), so a page's query count does not grow with the number of callers.
 """
 
 from django.db import transaction
+from django.db.models import Q
 
 from core.audit import Actor, audit_log
 from members.models import Property, StaffProfile
@@ -48,6 +51,18 @@ def staff_property_ids(user) -> list[int] | None:
     """The primary keys of staff_properties(user), for filters; None for all properties."""
     found = _profile_properties(user)
     return [p.pk for p in found] if found else None
+
+
+def staff_properties_q(user, field: str = "property") -> Q:
+    """A filter on `field` (a foreign key to Property) matching the user's properties, worked
+    out inside the query it filters: no statement of its own, for pages that pin their query
+    count. Matches nothing for a user without a profile (use it to add the clerk's draws, not
+    to restrict a list: for that, staff_property_ids's None means every property)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return Q(**{f"{field}__in": []})
+    home = StaffProfile.objects.filter(user_id=user.pk).values("home_property_id")
+    others = StaffProfile.other_properties.through.objects.filter(staffprofile__user_id=user.pk).values("property_id")
+    return Q(**{f"{field}__in": home}) | Q(**{f"{field}__in": others})
 
 
 def staff_profile_set(

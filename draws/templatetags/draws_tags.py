@@ -8,6 +8,7 @@ from draws.calendar import draw_calendar
 from draws.models import Channel, Draw
 from draws.selectors import member_upcoming_draws
 from draws.services import activation_refusal
+from members.staff import staff_properties_q
 
 register = template.Library()
 
@@ -15,17 +16,21 @@ register = template.Library()
 @register.inclusion_tag("draws/_member_draws.html", takes_context=True)
 def member_draws(context, member):
     """The member page's draws in the next 7 days, each with the member's tickets and, for the
-    desk, either the Activate link or why the desk cannot activate now (the service's own check)."""
+    desk, either the Activate link or why the desk cannot activate now (the service's own check).
+    Besides the member's home property, the draws at the clerk's own (members.StaffProfile):
+    the member is standing at this desk, whichever casino their card was issued at."""
     now = timezone.now()
     perms = context.get("perms")
     desk = bool(perms and perms["draws"]["add_activation"])
+    here = staff_properties_q(context.get("user"))  # inside the draws' query: no statement of its own
     rows = []
-    for draw, standing, activation in member_upcoming_draws(member, now):
+    for draw, standing, activation in member_upcoming_draws(member, now, here=here):
         refusal = None
         if desk and activation is None:
             refusal = activation_refusal(draw=draw, member=member, channel=Channel.DESK, standing=standing, now=now)
         rows.append((draw, standing, activation, refusal.message if refusal else None))
-    return {"member": member, "draws": rows, "desk": desk, "perms": perms}
+    several = len({draw.property_id for draw, *_ in rows}) > 1
+    return {"member": member, "draws": rows, "desk": desk, "perms": perms, "show_property": several}
 
 
 @register.inclusion_tag("draws/_calendar.html")
