@@ -15,24 +15,16 @@ from core.errors import DomainError
 from core.formats import spreadsheet_safe
 from core.forms import submit
 from core.models import AuditEvent
-from members import services
+from members import lookup_views, services
 from members.eligibility import member_eligibility
-from members.forms import ExclusionForm, ExclusionSearchForm, ImportForm, LookupForm, SignUpForm
+from members.forms import ExclusionForm, ExclusionSearchForm, ImportForm, SignUpForm
 from members.imports import COLUMNS
 from members.models import Exclusion, ImportJob, Member
-from members.selectors import exclusions_in_force, member_lookup
+from members.selectors import exclusions_in_force
 from members.tasks import import_job_run_task
 
-
-@permission_required("members.view_member", raise_exception=True)
-def lookup(request):
-    form = LookupForm(request.GET or None)
-    result = None
-    if form.is_valid():
-        result = member_lookup(form.cleaned_data["q"])
-        if len(result.members) == 1 and not result.truncated:
-            return redirect("members:detail", member_id=result.members[0].pk)
-    return render(request, "members/lookup.html", {"form": form, "result": result})
+# The lookup (page and header field) lives in members/lookup_views.py.
+lookup = lookup_views.lookup
 
 
 @permission_required("members.view_member", raise_exception=True)

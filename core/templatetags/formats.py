@@ -14,7 +14,7 @@ from decimal import Decimal, InvalidOperation
 
 from django import template
 
-from core import formats
+from core import formats, swipe
 
 register = template.Library()
 
@@ -57,3 +57,10 @@ def masked_id(value) -> str:
     if not value:
         return ""
     return formats.mask_id_number(str(value))
+
+
+@register.filter
+def scrubbed(value) -> str:
+    """A lookup field's text to echo back into the page: a card swipe as its card number only,
+    never the raw stripe with the member's name (see core.swipe)."""
+    return swipe.scrub(str(value)) if value else ""
