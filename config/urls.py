@@ -2,10 +2,12 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from config.home import home
 from core import views as core_views
 from draws.api import api_urls
 
 urlpatterns = [
+    path("", home, name="home"),  # reads every app: above them all
     path("", include("core.urls")),
     path("members/", include("members.urls")),
     path("promotions/", include("promotions.urls")),

@@ -8,24 +8,6 @@ from django.utils import timezone
 
 from core.audit import Actor, audit_log
 from core.filters import audit_events
-from core.models import WorkerHeartbeat
-from core.roles import ROLE_LABELS
-
-
-def home(request):
-    heartbeat = WorkerHeartbeat.objects.filter(name="beat").first()
-    roles = [ROLE_LABELS.get(g.name, g.name) for g in request.user.groups.all()]
-    if request.user.is_superuser:
-        roles.append("Superuser")
-    return render(
-        request,
-        "core/home.html",
-        {
-            "heartbeat": heartbeat,
-            "heartbeat_age": (timezone.now() - heartbeat.last_tick_at).total_seconds() if heartbeat else None,
-            "roles": roles,
-        },
-    )
 
 
 @permission_required("core.view_auditevent", raise_exception=True)
