@@ -36,7 +36,8 @@ LOW_CONTRAST = """
   for (const e of document.querySelectorAll("a, button, .btn, .nav-link, input[type=submit]")) {
     const box = e.getBoundingClientRect();
     if (!box.width || !box.height || e.disabled || !e.textContent.trim()) continue;
-    if (getComputedStyle(e).visibility === "hidden" || e.closest("[hidden], .dropdown-menu:not(.show), .collapse:not(.show):not(.navbar-collapse)")) continue;
+    const folded = "[hidden], .dropdown-menu:not(.show), .collapse:not(.show):not(.navbar-collapse)";
+    if (getComputedStyle(e).visibility === "hidden" || e.closest(folded)) continue;
     const bg = background(e);
     const fg = over(rgba(getComputedStyle(e).color), bg);
     const [l1, l2] = [luminance(fg), luminance(bg)].sort((x, y) => y - x);

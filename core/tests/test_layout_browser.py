@@ -73,7 +73,8 @@ def test_the_checks_see_a_pale_link_a_wrapping_header_and_a_page_too_wide(page):
     page.set_content(
         """<body style="margin:0;background:#f4f5f7">
         <header class="desk-header"><nav class="navbar" style="display:flex;flex-wrap:wrap;width:300px">
-          <a class="navbar-brand" style="width:200px">Promotions desk</a><a class="nav-link" style="width:200px">Audit log</a>
+          <a class="navbar-brand" style="width:200px">Promotions desk</a>
+          <a class="nav-link" style="width:200px">Audit log</a>
         </nav></header>
         <a href="#" style="color:#0d6efd">pale link</a><a href="#" style="color:#0a58ca">dark link</a>
         <div style="width:1300px">wide</div></body>"""
