@@ -4,6 +4,7 @@ each within a query budget that does not grow with the data."""
 
 import datetime as dt
 import html
+import re
 
 import pytest
 import time_machine
@@ -130,8 +131,7 @@ def test_a_draft_promotions_draws_stay_off_the_desks_page(user_for, grc_day):
 def test_the_desk_reads_no_scheduler_jargon(user_for, grc_day):
     WorkerHeartbeat.objects.create(name="beat", last_tick_at=timezone.now() - dt.timedelta(seconds=12))
     content = page(login(user_for, REWARDS_DESK, "GRC"))
-    for jargon in ("tick", "Scheduled jobs", "Background jobs", "scheduler"):
-        assert jargon not in content, jargon
+    assert not re.search(r"\btick\b|Scheduled jobs|Background jobs|scheduler", content)
 
 
 def test_the_desk_is_told_in_plain_words_when_windows_may_not_close(user_for, reference_data):
@@ -218,7 +218,7 @@ def test_the_manager_reads_the_background_jobs_in_plain_words(user_for, referenc
     assert "Background jobs have not run yet" in page(manager)
     beat = WorkerHeartbeat.objects.create(name="beat", last_tick_at=timezone.now() - dt.timedelta(seconds=12))
     content = page(manager)
-    assert "Background jobs: running, last check 12 s ago." in content and "tick" not in content
+    assert "Background jobs: running, last check 12 s ago." in content and not re.search(r"\btick\b", content)
     assert "Nothing needs your attention right now." in content
     beat.last_tick_at = timezone.now() - dt.timedelta(minutes=10)
     beat.save()
