@@ -3,7 +3,8 @@ import datetime as dt
 from django import forms
 from django.utils import timezone
 
-from core.forms import DATE_MAX, DATE_MIN, DATE_OUT_OF_RANGE, BoundedDateField, BoundedDateTimeField
+from core.forms import DATE_MAX, DATE_MIN, DATE_OUT_OF_RANGE, BoundedDateField, BoundedDateTimeField, GuardedForm
+from draws.models import DrawStatus
 from members.selectors import normalise_lookup
 
 DATE = forms.DateInput(attrs={"type": "date"})
@@ -14,13 +15,53 @@ WEEKDAYS = [
 LOCAL_DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
 
-class DrawListFilter(forms.Form):
+ALL_PROPERTIES = "all"
+
+
+class DrawListFilter(GuardedForm):
+    """The draws list's filters. Without a property in the query the list starts at the user's
+    own property (`default_property`, a code), or at all properties for a user without one."""
+
     WHEN = [("upcoming", "Upcoming"), ("open", "Tickets open now"), ("past", "Past"), ("all", "All")]
 
-    when = forms.ChoiceField(choices=WHEN, required=False)
+    when = forms.ChoiceField(choices=WHEN, required=False, widget=forms.HiddenInput)
+    property = forms.ChoiceField(required=False)
+    promotion = forms.TypedChoiceField(required=False, coerce=int, empty_value=None)
+    status = forms.ChoiceField(required=False)
+    date_from = BoundedDateField(required=False, label="From", widget=DATE)
+    date_to = BoundedDateField(required=False, label="To", widget=DATE)
 
-    def choice(self) -> str:
-        return (self.is_valid() and self.cleaned_data["when"]) or "upcoming"
+    def __init__(self, data, *, properties, promotions, default_property: str | None = None):
+        data = data.copy()
+        if not data.get("property"):
+            data["property"] = default_property or ALL_PROPERTIES
+        super().__init__(data)
+        self.fields["property"].choices = [(ALL_PROPERTIES, "All properties"), *((p.code, p.name) for p in properties)]
+        self.fields["promotion"].choices = [("", "All promotions"), *((p.pk, p.name) for p in promotions)]
+        self.fields["status"].choices = [("", "Any status"), *DrawStatus.choices]
+        for field in self.fields.values():
+            if isinstance(field.widget, forms.Select):
+                field.widget.attrs["class"] = "form-select form-select-sm"
+            elif not field.widget.is_hidden:
+                field.widget.attrs["class"] = "form-control form-control-sm"
+
+    def clean(self):
+        data = super().clean()
+        if data.get("date_from") and data.get("date_to") and data["date_to"] < data["date_from"]:
+            self.add_error("date_to", "The last day is before the first: swap the dates.")
+        return data
+
+    def preset(self) -> str:
+        """The time preset; a date range alone means every draw in it, whatever the clock says."""
+        data = self.cleaned_data
+        return data.get("when") or ("all" if data.get("date_from") or data.get("date_to") else "upcoming")
+
+    def count_statuses(self, counts: dict[str, int]) -> None:
+        """Put the number of draws of each status (under the other filters) in its choice."""
+        self.fields["status"].choices = [
+            ("", "Any status"),
+            *((value, f"{label} ({counts.get(value, 0):,})") for value, label in DrawStatus.choices),
+        ]
 
 
 class DrawMoveForm(forms.Form):

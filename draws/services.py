@@ -4,6 +4,7 @@ import datetime as dt
 import hashlib
 import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
@@ -111,15 +112,62 @@ def draw_schedule(
     return draw
 
 
+@dataclass(frozen=True)
+class PlannedDraw:
+    """One moment of a schedule: the draw it would create (with its ticket windows), or why not."""
+
+    scheduled_at: dt.datetime
+    windows: tuple[tuple[dt.datetime, dt.datetime], ...] = ()
+    refusal: str | None = None
+    already_there: bool = False  # the series has (or had) a draw at this moment: skipped, not an error
+
+
+def series_schedule_plan(*, series: DrawSeries, moments: Sequence[dt.datetime]) -> list[PlannedDraw]:
+    """What series_schedule_draws would do with `moments`, before anything is written: each moment,
+    in order, with the draw's windows or the reason it is refused (the checks draw_schedule makes).
+    A moment the series already has, or had before a draw was moved away from it, is skipped."""
+    promotion = Promotion.objects.get(pk=series.promotion_id)
+    at_moment = {draw.scheduled_at: draw for draw in series.draws.all()}
+    moved_away = {draw.moved_from: draw for draw in series.draws.exclude(moved_from=None)}
+    plan = []
+    for moment in sorted(set(moments)):
+        if moment in at_moment:
+            draw = at_moment[moment]
+            state = " (cancelled: a cancelled draw keeps its time on record)" if draw.is_cancelled() else ""
+            plan.append(PlannedDraw(moment, refusal=f"{series.name} already has this draw{state}.", already_there=True))
+        elif moment in moved_away:
+            moved = local_datetime(moved_away[moment].scheduled_at)
+            refusal = f"The draw of this time was moved to {moved}; it is not scheduled again."
+            plan.append(PlannedDraw(moment, refusal=refusal, already_there=True))
+        else:
+            plan.append(_plan_one(series, promotion, moment))
+    return plan
+
+
+def _plan_one(series: DrawSeries, promotion: Promotion, moment: dt.datetime) -> PlannedDraw:
+    refusal = promotion.date_refusal(moment)
+    if refusal:
+        return PlannedDraw(moment, refusal=refusal)
+    try:
+        windows = sorted(series.windows_for(moment))
+        _check_windows(windows, moment)
+    except DomainError as error:
+        return PlannedDraw(moment, refusal=error.message)
+    return PlannedDraw(moment, windows=tuple(windows))
+
+
 def series_schedule_draws(*, actor: Actor, series: DrawSeries, moments: list[dt.datetime]) -> list[Draw]:
     """Schedule a draw at each moment not already taken by a draw of the series (a moved
-    draw still takes its original moment, so re-running a weekly schedule does not bring it back)."""
+    draw still takes its original moment, so re-running a weekly schedule does not bring it back).
+    All or nothing: a moment refused for another reason (see series_schedule_plan) refuses the lot."""
     with transaction.atomic():
         DrawSeries.objects.select_for_update().get(pk=series.pk)  # one scheduler per series at a time
-        taken = set(series.draws.values_list("scheduled_at", flat=True)) | set(
-            series.draws.exclude(moved_from=None).values_list("moved_from", flat=True)
-        )
-        return [draw_schedule(actor=actor, series=series, scheduled_at=m) for m in sorted(set(moments) - taken)]
+        plan = series_schedule_plan(series=series, moments=moments)
+        refused = [p for p in plan if p.refusal and not p.already_there]
+        if refused:
+            first = refused[0]
+            raise DomainError(f"{local_datetime(first.scheduled_at)}: {first.refusal}", code="schedule_refused")
+        return [draw_schedule(actor=actor, series=series, scheduled_at=p.scheduled_at) for p in plan if not p.refusal]
 
 
 def draw_move(
@@ -171,17 +219,42 @@ def draw_move(
 
 
 def draw_cancel(*, actor: Actor, draw_id: int, reason: str) -> Draw:
-    if not reason.strip():
+    return draws_cancel(actor=actor, draw_ids=[draw_id], reason=reason)[0]
+
+
+DRAWS_CANCEL_MAX = 200  # a page of the draws list is 50: more at once is a slip
+
+
+def draws_cancel(*, actor: Actor, draw_ids: Sequence[int], reason: str) -> list[Draw]:
+    """Cancel several draws with one reason (a venue closed for a week), all or nothing: if one
+    of them cannot be cancelled (Draw.cancel_refusal: it started, or is drawn), none is, and the
+    refusal names each such draw, so the manager never has to work out which half went through.
+    Each cancelled draw keeps the reason and gets its own audit event."""
+    reason = reason.strip()
+    if not reason:
         raise DomainError("Say why the draw is cancelled: the reason is kept on the draw.", code="no_reason")
+    ids = sorted(set(draw_ids))
+    if not ids:
+        raise DomainError("Choose at least one draw to cancel.", code="nothing_chosen")
+    if len(ids) > DRAWS_CANCEL_MAX:
+        raise DomainError(f"Cancel at most {DRAWS_CANCEL_MAX} draws at once.", code="too_many")
     with transaction.atomic():
-        draw = Draw.objects.select_for_update().get(pk=draw_id)
-        refusal = draw.cancel_refusal()
-        if refusal:
-            raise DomainError(refusal, code="not_cancellable")
-        draw.status, draw.change_reason = DrawStatus.CANCELLED, reason.strip()
-        draw.save(update_fields=["status", "change_reason"])
-        audit_log(actor=actor, action="draw.cancelled", obj=draw, data={"reason": reason.strip()})
-    return draw
+        # Locked in id order, so two managers cancelling overlapping sets cannot deadlock.
+        draws = list(Draw.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
+        if len(draws) != len(ids):
+            raise DomainError("One of the chosen draws does not exist: choose the draws again.", code="unknown_draw")
+        refused = [(draw, refusal) for draw in draws if (refusal := draw.cancel_refusal())]
+        if len(draws) == 1 and refused:
+            raise DomainError(refused[0][1], code="not_cancellable")
+        if refused:
+            named = " ".join(f"{draw.name}: {refusal}" for draw, refusal in refused)
+            raise DomainError(f"{named} No draw was cancelled.", code="not_cancellable")
+        for draw in draws:
+            draw.status, draw.change_reason = DrawStatus.CANCELLED, reason
+            draw.save(update_fields=["status", "change_reason"])
+            data = {"reason": reason} | ({"together_with": len(draws) - 1} if len(draws) > 1 else {})
+            audit_log(actor=actor, action="draw.cancelled", obj=draw, data=data)
+    return draws
 
 
 # --- Activation ----------------------------------------------------------------------------

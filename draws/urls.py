@@ -5,6 +5,7 @@ from draws import run_views, views
 app_name = "draws"
 urlpatterns = [
     path("", views.draw_list, name="list"),
+    path("cancel/", views.draws_cancel_many, name="cancel_many"),
     path("<int:draw_id>/", views.draw_detail, name="detail"),
     path("<int:draw_id>/move/", views.draw_move, name="move"),
     path("<int:draw_id>/cancel/", views.draw_cancel, name="cancel"),

@@ -1,8 +1,9 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import permission_required
 from django.db.models import Count, Sum
-from django.http import HttpResponse
+from django.http import HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
@@ -10,7 +11,8 @@ from core.audit import Actor
 from core.errors import DomainError
 from core.formats import local_datetime
 from core.forms import submit
-from draws import receipts, services
+from core.paging import page_of
+from draws import listing, receipts, scheduling, services
 from draws.allocation import MemberDrawStanding, earning_period, member_allocation
 from draws.forms import CardForm, DrawCancelForm, DrawListFilter, DrawMoveForm, ScheduleDrawsForm
 from draws.models import Activation, Channel, Draw, DrawStatus
@@ -18,30 +20,34 @@ from draws.rule_words import rule_in_words
 from draws.run_views import run_context
 from draws.selectors import draw_standing_overview
 from members.models import Member
-from promotions.models import DrawMethod, DrawSeries, PromotionStatus
+from promotions.models import DrawMethod, DrawSeries
 
 LATEST_ACTIVATIONS = 50
 
 
 @permission_required("draws.view_draw", raise_exception=True)
 def draw_list(request):
-    when = DrawListFilter(request.GET).choice()
     now = timezone.now()
-    draws = Draw.objects.with_related()
-    if not request.user.has_perm("draws.change_draw"):  # a draft's draws are the managers' business
-        draws = draws.filter(series__promotion__status=PromotionStatus.PUBLISHED)
-    if when == "open":
-        draws = draws.accepting_tickets_at(now).order_by("tickets_close_at", "id")
-    elif when == "upcoming":
-        draws = draws.filter(scheduled_at__gte=now).order_by("scheduled_at", "id")
-    elif when == "past":
-        draws = draws.filter(scheduled_at__lt=now).order_by("-scheduled_at", "-id")
-    else:
-        draws = draws.order_by("-scheduled_at", "-id")
+    form = listing.draw_list_filter(request.GET, request.user)
+    page, query = page_of(request, listing.draws_filtered(form, request.user, now))
     desk = request.user.has_perm("draws.add_activation")
     # Each row offers "Activate tickets" only when the desk could (the same check as the service).
-    rows = [(draw, _desk_refusal(draw, now) if desk else None) for draw in draws.prefetch_related("windows")[:100]]
-    context = {"rows": rows, "desk": desk, "when": when, "choices": DrawListFilter.WHEN}
+    rows = [listing.draw_row(draw, activate_refusal=_desk_refusal(draw, now) if desk else None) for draw in page]
+    presets = request.GET.copy()
+    for key in ("when", "page"):
+        presets.pop(key, None)
+    context = {
+        "form": form,
+        "page": page,
+        "query": query,
+        "rows": rows,
+        "desk": desk,
+        "when": form.preset() if form.is_valid() else "",
+        "presets": DrawListFilter.WHEN,
+        "presets_query": presets.urlencode(),
+        "can_cancel": request.user.has_perm("draws.change_draw"),
+        "list_query": request.GET.urlencode(),
+    }
     return render(request, "draws/list.html", context)
 
 
@@ -74,28 +80,54 @@ def draw_detail(request, draw_id: int):
 
 @permission_required("draws.add_draw", raise_exception=True)
 def series_schedule(request, series_id: int):
-    series = get_object_or_404(DrawSeries.objects.select_related("promotion"), pk=series_id)
+    """Schedule draws in two steps: the preview (what will be created, what is refused and why,
+    nothing written), then the confirm of exactly that preview."""
+    series = get_object_or_404(DrawSeries.objects.select_related("promotion", "property"), pk=series_id)
     form = ScheduleDrawsForm(request.POST or None)
-    actor = Actor.from_request(request)
-    draws = submit(
-        request,
-        form,
-        lambda: services.series_schedule_draws(actor=actor, series=series, moments=form.cleaned_data["moments"]),
-    )
-    if draws is not None:
-        messages.success(request, f"{len(draws)} draw(s) scheduled for {series.name}.")
-        return redirect("promotions:detail", promotion_id=series.promotion_id)
+    preview = changed = None
+    if request.method == "POST" and form.is_valid():
+        preview = scheduling.preview_of(
+            services.series_schedule_plan(series=series, moments=form.cleaned_data["moments"])
+        )
+        confirmed = request.POST.get("confirm")
+        changed = bool(confirmed) and confirmed != preview.digest
+        if confirmed and not changed and preview.new:
+            try:
+                draws = services.series_schedule_draws(
+                    actor=Actor.from_request(request), series=series, moments=preview.moments
+                )
+            except DomainError as error:  # something changed between this preview and the lock
+                form.add_error(None, error.message)
+            else:
+                messages.success(request, _scheduled_message(series, draws))
+                return redirect("promotions:detail", promotion_id=series.promotion_id)
     try:
         windows_text = "; ".join(str(window) for window in series.window_specs())
     except DomainError as error:  # unreadable stored windows: say so, the page still opens
         windows_text = error.message
-    return render(request, "draws/schedule.html", {"form": form, "series": series, "windows_text": windows_text})
+    context = {
+        "form": form,
+        "series": series,
+        "windows_text": windows_text,
+        "preview": preview,
+        "new_rows": [(p, scheduling.windows_words(p)) for p in preview.new] if preview else [],
+        "changed": changed,
+    }
+    return render(request, "draws/schedule.html", context)
+
+
+def _scheduled_message(series: DrawSeries, draws: list[Draw]) -> str:
+    if len(draws) == 1:
+        return f"1 draw scheduled for {series.name}: {local_datetime(draws[0].scheduled_at)}."
+    first, last = local_datetime(draws[0].scheduled_at), local_datetime(draws[-1].scheduled_at)
+    return f"{len(draws)} draws scheduled for {series.name}, from {first} to {last}."
 
 
 @permission_required("draws.change_draw", raise_exception=True)
 def draw_move(request, draw_id: int):
     draw = get_object_or_404(Draw.objects.with_related(), pk=draw_id)
     form = DrawMoveForm(request.POST or None, initial={"scheduled_at": draw.scheduled_at})
+    before = draw.scheduled_at
     moved = submit(
         request,
         form,
@@ -107,9 +139,15 @@ def draw_move(request, draw_id: int):
         ),
     )
     if moved:
-        messages.success(request, f"{moved.name} is moved to {local_datetime(moved.scheduled_at)}.")
+        messages.success(request, move_message(moved, before))
         return redirect("draws:detail", draw_id=draw.pk)
     return render(request, "draws/move.html", {"draw": draw, "form": form})
+
+
+def move_message(draw: Draw, before) -> str:
+    """ "Moved from Thu 23 Oct 2025 20:00 to Sun 26 Oct 2025 13:00 because the stage is booked." """
+    when = f"Moved from {local_datetime(before)} to {local_datetime(draw.scheduled_at)}"
+    return f"{draw.series.name}: {when} because {draw.change_reason.rstrip('.')}."
 
 
 @require_POST
@@ -145,7 +183,49 @@ def draw_cancel(request, draw_id: int):
     ):
         messages.success(request, f"{draw.name} is cancelled.")
         return redirect("draws:detail", draw_id=draw.pk)
-    return render(request, "draws/cancel.html", {"draw": draw, "form": form})
+    return render(request, "draws/cancel.html", {"draw": draw, "form": form, "refusal": draw.cancel_refusal()})
+
+
+@permission_required("draws.change_draw", raise_exception=True)
+def draws_cancel_many(request):
+    """Cancel the draws chosen on the draws list with one reason, all or none (draws_cancel)."""
+    params = request.POST if request.method == "POST" else request.GET
+    ids = _draw_ids(params.getlist("draw"))
+    back = _list_url(params.get("back", ""))
+    form = DrawCancelForm(request.POST or None)
+    actor = Actor.from_request(request)
+    cancelled = submit(
+        request, form, lambda: services.draws_cancel(actor=actor, draw_ids=ids, reason=form.cleaned_data["reason"])
+    )
+    if cancelled:
+        messages.success(request, f"{len(cancelled)} draw{'s' if len(cancelled) != 1 else ''} cancelled.")
+        return redirect(back)
+    draws = Draw.objects.with_related().filter(pk__in=ids).order_by("scheduled_at", "id")
+    rows = [(draw, draw.cancel_refusal()) for draw in draws]
+    context = {
+        "form": form,
+        "chosen": [draw for draw, refusal in rows if not refusal],
+        "refused": [(draw, refusal) for draw, refusal in rows if refusal],
+        "back": back,
+        "back_query": params.get("back", ""),
+    }
+    return render(request, "draws/cancel_many.html", context)
+
+
+def _draw_ids(values: list[str]) -> list[int]:
+    """The chosen draws' ids; anything that is not one is left out (the page lists what it got)."""
+    return [
+        int(value)
+        for value in values[: services.DRAWS_CANCEL_MAX + 1]
+        if value.isascii() and value.isdigit() and len(value) < 12
+    ]
+
+
+def _list_url(query: str) -> str:
+    """The draws list with the filters the manager came from (only ever the list: never a redirect elsewhere)."""
+    clean = QueryDict(query).copy()
+    clean.pop("page", None)
+    return reverse("draws:list") + (f"?{clean.urlencode()}" if clean else "")
 
 
 @permission_required("draws.add_activation", raise_exception=True)

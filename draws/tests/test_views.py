@@ -355,7 +355,7 @@ def test_the_list_shows_upcoming_open_or_past_draws(desk, series):
 
     def listed(when=None):
         response = desk.get(reverse("draws:list"), {"when": when} if when else {})
-        return [draw for draw, _ in response.context["rows"]]
+        return [row.draw for row in response.context["rows"]]
 
     assert listed() == [today, later]
     assert listed("open") == [today]

@@ -6,6 +6,7 @@ from django.urls import reverse
 
 from core.models import AuditEvent
 from draws.models import Draw
+from draws.tests.scheduling_helpers import schedule
 from promotions.models import DrawSeries, Promotion
 from promotions.tests.factories import make_draw, make_series
 
@@ -70,10 +71,7 @@ def test_a_manager_sets_up_a_promotion_a_series_and_its_weekly_draws(manager, re
     series = DrawSeries.objects.get(promotion=promotion)
     assert series.rule.free_tickets_by_tier == {"QUEEN": 10}
 
-    response = manager.post(
-        reverse("draws:series_schedule", args=[series.pk]),
-        {"weekday": 2, "first": "2026-12-01", "last": "2026-12-31", "time": "13:00"},
-    )
+    response = schedule(manager, series, {"weekday": 2, "first": "2026-12-01", "last": "2026-12-31", "time": "13:00"})
     assert response.status_code == 302
     draws = list(Draw.objects.filter(series=series))
     assert [d.scheduled_at.astimezone(SAST).day for d in draws] == [2, 9, 16, 23, 30]
@@ -89,8 +87,8 @@ def test_a_manager_sets_up_a_promotion_a_series_and_its_weekly_draws(manager, re
 def test_scheduling_the_same_draws_twice_adds_nothing(manager, reference_data):
     series = make_series()
     body = {"dates": "2026-12-05 21:00\n2026-12-12 21:00"}
-    manager.post(reverse("draws:series_schedule", args=[series.pk]), body)
-    manager.post(reverse("draws:series_schedule", args=[series.pk]), body)
+    schedule(manager, series, body)
+    schedule(manager, series, body)
     assert Draw.objects.filter(series=series).count() == 2
 
 
@@ -186,7 +184,7 @@ def test_rescheduling_a_week_does_not_bring_back_a_moved_draw(manager, reference
 
     series = make_series()
     body = {"weekday": 2, "first": "2026-12-01", "last": "2026-12-10", "time": "13:00"}
-    manager.post(reverse("draws:series_schedule", args=[series.pk]), body)
+    schedule(manager, series, body)
     first = Draw.objects.get(series=series, scheduled_at=dt.datetime(2026, 12, 2, 13, 0, tzinfo=SAST))
     draw_move(
         actor=Actor.system("t"),
@@ -194,7 +192,7 @@ def test_rescheduling_a_week_does_not_bring_back_a_moved_draw(manager, reference
         scheduled_at=dt.datetime(2026, 12, 1, 13, 0, tzinfo=SAST),
         reason="Stage",
     )
-    manager.post(reverse("draws:series_schedule", args=[series.pk]), body)
+    schedule(manager, series, body)
     assert Draw.objects.filter(series=series).count() == 2
 
 
