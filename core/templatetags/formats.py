@@ -2,6 +2,7 @@
 
     {% load formats %}
     {{ draw.scheduled_at|moment }}   -> Mon 30 Nov 2026 07:00  (Johannesburg, 24-hour)
+    {{ pick.picked_at|moment:"seconds" }} -> Mon 30 Nov 2026 07:00:05
     {{ draw.scheduled_at|day }}      -> 30 Nov 2026
     {{ list.min_spend_cents|rand }}  -> R 5,000.00             (int = cents, Decimal = rand)
     {{ member.id_number|masked_id }} -> *********0087
@@ -13,6 +14,7 @@ import datetime as dt
 from decimal import Decimal, InvalidOperation
 
 from django import template
+from django.utils import timezone
 
 from core import formats, swipe
 
@@ -20,10 +22,12 @@ register = template.Library()
 
 
 @register.filter
-def moment(value) -> str:
-    """A datetime in Johannesburg time, 24-hour; a plain date is written as a date alone."""
+def moment(value, precision: str = "") -> str:
+    """A datetime in Johannesburg time, 24-hour; a plain date is written as a date alone.
+    `|moment:"seconds"` adds the seconds, for records where the order within a minute matters."""
     if isinstance(value, dt.datetime):
-        return formats.local_datetime(value)
+        text = formats.local_datetime(value)
+        return f"{text}:{timezone.localtime(value):%S}" if precision == "seconds" else text
     if isinstance(value, dt.date):
         return formats.local_date(value)
     return ""

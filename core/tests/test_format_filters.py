@@ -15,6 +15,7 @@ JHB = ZoneInfo("Africa/Johannesburg")
 def test_a_moment_is_johannesburg_time_24_hour_with_the_weekday():
     assert moment(dt.datetime(2026, 11, 30, 5, 0, tzinfo=UTC)) == "Mon 30 Nov 2026 07:00"
     assert moment(dt.datetime(2026, 11, 30, 19, 5, tzinfo=JHB)) == "Mon 30 Nov 2026 19:05"
+    assert moment(dt.datetime(2026, 11, 30, 5, 0, 7, tzinfo=UTC), "seconds") == "Mon 30 Nov 2026 07:00:07"
 
 
 def test_a_moment_of_a_plain_date_is_the_date_alone_and_nothing_is_empty():
