@@ -107,8 +107,9 @@ def test_the_desk_sees_todays_draws_at_its_property_with_windows_and_counts(user
     assert "Open until 12:55 (2 h 05 min left)." in content
     assert "Opens at 17:00." in content and "Closed at 08:55." in content
     row = content[content.index(link("draws:detail", grc_day["open_now"].pk)) :].split("</tr>")[0]
-    counts = [cell.split("</td>")[0] for cell in row.split('<td class="text-end">')[1:]]
+    counts = [re.sub(r"<[^>]+>", "", cell.split("</td>")[0]) for cell in row.split('<td class="text-end">')[1:]]
     assert counts == ["2", "7", "1", "1"]  # activations, tickets, proxies, declines
+    assert link("proxies:draw_register", grc_day["open_now"].pk) in row  # who they are, one click away
     # In the order of the day.
     positions = [content.index(link("draws:detail", grc_day[n].pk)) for n in ("closed", "open_now", "later")]
     assert positions == sorted(positions)
