@@ -1,29 +1,61 @@
 import datetime as dt
 
 from django import forms
+from django.contrib.auth import get_user_model
+from django.db.models import Q
 from django.utils import timezone
 
+from core.audit_words import OBJECT_KINDS, SYSTEM_ACTORS, action_choices, area_prefixes, device_actors
 from core.forms import BoundedDateField, GuardedForm
 from core.models import AuditEvent
 
+DATE = forms.DateInput(attrs={"type": "date"})
+
 
 class AuditFilterForm(GuardedForm):
-    action = forms.CharField(required=False, help_text="e.g. member.signed_up, or member. for all")
-    actor = forms.CharField(required=False)
-    object_type = forms.CharField(required=False, label="Object type", help_text="e.g. members.member")
-    object_id = forms.CharField(required=False, label="Object id")
-    date_from = BoundedDateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    date_to = BoundedDateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    """The audit log's filters, each a choice list in words (no action codes to type)."""
+
+    action = forms.ChoiceField(required=False, label="What")
+    actor = forms.ChoiceField(required=False, label="Who")
+    object_type = forms.ChoiceField(required=False, label="About")
+    object_id = forms.CharField(required=False, label="Its number", max_length=64)
+    date_from = BoundedDateField(required=False, label="From", widget=DATE)
+    date_to = BoundedDateField(required=False, label="To", widget=DATE)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["action"].choices = action_choices()
+        self.fields["actor"].choices = actor_choices()
+        kinds = sorted(((code, kind.label) for code, kind in OBJECT_KINDS.items()), key=lambda choice: choice[1])
+        self.fields["object_type"].choices = [("", "Anything"), *kinds]
+        for field in self.fields.values():
+            css = (
+                "form-select form-select-sm"
+                if isinstance(field.widget, forms.Select)
+                else "form-control form-control-sm"
+            )
+            field.widget.attrs["class"] = css
+
+    def clean(self):
+        data = super().clean()
+        if data.get("date_from") and data.get("date_to") and data["date_to"] < data["date_from"]:
+            self.add_error("date_to", "The last day is before the first: swap the dates.")
+        return data
 
     def filter(self, events):
         data = self.cleaned_data
-        if data.get("action"):
-            action = data["action"].strip()
-            events = events.filter(action__startswith=action) if action.endswith(".") else events.filter(action=action)
+        action = data.get("action")
+        if action and action.startswith("area:"):
+            within = Q()
+            for prefix in area_prefixes(action.removeprefix("area:")):
+                within |= Q(action__startswith=prefix)
+            events = events.filter(within)
+        elif action:
+            events = events.filter(action=action)
         if data.get("actor"):
-            events = events.filter(actor_label=data["actor"].strip())
+            events = events.filter(actor_label=data["actor"])
         if data.get("object_type"):
-            events = events.filter(object_type=data["object_type"].strip().lower())
+            events = events.filter(object_type=data["object_type"])
         if data.get("object_id"):
             events = events.filter(object_id=data["object_id"].strip())
         if data.get("date_from"):
@@ -31,6 +63,18 @@ class AuditFilterForm(GuardedForm):
         if data.get("date_to"):
             events = events.filter(created_at__lt=_start_of(data["date_to"] + dt.timedelta(days=1)))
         return events
+
+
+def actor_choices() -> list:
+    """Every staff account and device (a few rows each, unlike the log), then the system's own."""
+    users = get_user_model().objects.order_by("username").values_list("username", flat=True)
+    system = [(f"system:{name}", words) for name, words in SYSTEM_ACTORS.items()]
+    return [
+        ("", "Anyone"),
+        ("Staff", [(name, name) for name in users]),
+        ("Devices", device_actors()),
+        ("The system", [*system, ("anonymous", "Someone not signed in")]),
+    ]
 
 
 def _start_of(day: dt.date) -> dt.datetime:

@@ -1,7 +1,8 @@
 from django.urls import path
 
-from core import views
+from core import audit_views
 
 urlpatterns = [
-    path("audit/", views.audit, name="audit"),
+    path("audit/", audit_views.audit, name="audit"),
+    path("audit/events.csv", audit_views.audit_csv, name="audit_csv"),
 ]

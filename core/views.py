@@ -1,22 +1,10 @@
 from django.conf import settings
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.decorators import permission_required
-from django.core.paginator import Paginator
 from django.db import transaction
 from django.shortcuts import render
 from django.utils import timezone
 
 from core.audit import Actor, audit_log
-from core.filters import audit_events
-
-
-@permission_required("core.view_auditevent", raise_exception=True)
-def audit(request):
-    form, events = audit_events(request.GET)
-    page = Paginator(events, 50).get_page(request.GET.get("page"))
-    query = request.GET.copy()
-    query.pop("page", None)
-    return render(request, "core/audit.html", {"form": form, "page": page, "query": query.urlencode()})
 
 
 class PasswordChangeView(auth_views.PasswordChangeView):
