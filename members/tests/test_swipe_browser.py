@@ -1,14 +1,20 @@
 """The header's swipe field in a real Chromium: from any page a swipe lands on the member, the next
 swipe on the next member, and the stripe with the member's name never goes over the wire."""
 
+import datetime as dt
 import re
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 from playwright.sync_api import expect
 
+from core.audit import Actor
 from core.roles import REWARDS_DESK
-from members.tests.factories import MemberFactory
+from draws.models import Draw
+from draws.services import activation_create
+from members.tests.factories import MemberFactory, PointsEntryFactory
+from promotions.tests.factories import make_draw, make_series
 from testing.browser import PASSWORD, browser_fixture, log_in, page_fixture  # noqa: F401
 
 pytestmark = pytest.mark.browser
@@ -92,3 +98,41 @@ def test_a_page_with_a_field_of_its_own_keeps_the_keyboard(page, live_server, cl
     member = MemberFactory(card_number="1000012979", first_name="Bongani", last_name="Khoza")
     swipe(page, track1("1000012979", "KHOZA", "BONGANI"))
     page.wait_for_url(f"{live_server.url}{reverse('members:detail', args=[member.pk])}")
+
+
+def test_after_the_receipt_the_next_swipe_lands_on_the_next_member(page, live_server, clerk, reference_data):
+    # The live server runs on the real clock: the draw is built around now.
+    series = make_series(windows=[{"day": -1, "open": "00:00", "close_before": 5}], free_tickets_by_tier={"QUEEN": 2})
+    draw = make_draw(series, timezone.now() + dt.timedelta(hours=3))
+    first = MemberFactory(card_number="8000000011", tier=reference_data["tiers"]["QUEEN"])
+    PointsEntryFactory(member=first, points=100, earned_at=timezone.now() - dt.timedelta(days=1))
+    activation = activation_create(
+        actor=Actor.system("test"), draw_id=draw.pk, card_number="8000000011", channel="desk"
+    )
+    following = MemberFactory(card_number="8000000029", first_name="Zodwa", last_name="Nene")
+
+    log_in(page, clerk)
+    page.goto(reverse("draws:receipt", args=[activation.pk]))
+    expect(page.locator("#print-receipt")).to_be_focused()  # Enter prints
+    swipe(page, track1("8000000029", "NENE", "ZODWA"))
+    page.wait_for_url(f"{live_server.url}{reverse('members:detail', args=[following.pk])}")
+
+    # A receipt number scanned from the slip's QR code opens the receipt again.
+    swipe(page, activation.receipt_number)
+    page.wait_for_url(f"{live_server.url}{reverse('draws:receipt', args=[activation.pk])}")
+
+
+def test_a_form_with_a_swipe_field_of_its_own_keeps_the_swipe(page, live_server, clerk, reference_data):
+    series = make_series(windows=[{"day": -1, "open": "00:00", "close_before": 5}])
+    draw = make_draw(series, timezone.now() + dt.timedelta(hours=3))
+    Draw.objects.filter(pk=draw.pk).update(proxies_open_at=timezone.now() - dt.timedelta(hours=1))
+    member = MemberFactory(card_number="8000000037")
+    PointsEntryFactory(member=member, points=500, earned_at=timezone.now() - dt.timedelta(days=1))
+    activation_create(actor=Actor.system("test"), draw_id=draw.pk, card_number="8000000037", channel="ehost")
+    log_in(page, clerk)
+    page.goto(reverse("proxies:member_nominate", args=[member.pk]))
+    page.locator("h1").click()  # focus on the page, not in a field
+    page.keyboard.type(track1("8000000045", "DUBE", "THULI"))  # the proxy's card
+    expect(page.locator("#id_lookup")).to_have_value(re.compile("^%B8000000045"))
+    expect(page.locator("#swipe")).to_have_value("")
+    assert page.url.endswith(reverse("proxies:member_nominate", args=[member.pk]))

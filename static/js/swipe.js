@@ -6,8 +6,8 @@
 // replaced by the card number before its form is sent (the server scrubs again, in case).
 //
 // Focus: the header field takes the keyboard when nothing else on the page needs it (a page with
-// an autofocus field of its own keeps it), and a swipe typed while focus sits on no field (the
-// page body, a link or button just clicked) is caught by it, so a second swipe always lands.
+// an autofocus field or a swipe field of its own keeps it), and a swipe typed while focus sits on
+// no field (the page body, a link or button just clicked) is caught, so a second swipe always lands.
 (function () {
   "use strict";
 
@@ -25,6 +25,12 @@
   window.deskSwipe = { scrub: scrub };
 
   function headerField() { return document.getElementById("swipe"); }
+
+  // Where a swipe goes: a page with a swipe field of its own (the activation page's card, the
+  // proxy's card on a nomination form) keeps its swipes, so a form half filled in is not left.
+  function swipeTarget() {
+    return document.querySelector("input[data-swipe]:not(#swipe)") || headerField();
+  }
 
   function say(form, text) {
     var note = form.querySelector("[data-swipe-note]");
@@ -69,12 +75,12 @@
   }
 
   function pageWantsKeyboard() {
-    var own = document.querySelector("main [autofocus]");
+    var own = document.querySelector("[autofocus]:not(#swipe)");
     return Boolean(own) || editable(document.activeElement);
   }
 
   function takeFocus() {
-    var field = headerField();
+    var field = swipeTarget();
     if (field && !pageWantsKeyboard() && !document.querySelector(".modal.show, dialog[open]")) {
       field.focus();
     }
@@ -91,7 +97,7 @@
   // A printable key pressed while no field has focus starts a swipe (or a name) in the header
   // field: focus moves there before the character is typed, so the character lands in it.
   document.addEventListener("keydown", function (event) {
-    var field = headerField();
+    var field = swipeTarget();
     if (!field || event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) { return; }
     if (event.key.length !== 1 || event.key === " " || editable(event.target)) { return; }
     if (document.querySelector(".modal.show, dialog[open]")) { return; }
