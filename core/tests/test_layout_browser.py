@@ -51,10 +51,11 @@ def urls(user_for, reference_data):
             ],
             AUDITOR: [reverse("home"), reverse("audit"), reverse("members:exclusions")],
             CASH_DESK: [reverse("home"), reverse("members:detail", args=[member.pk])],
+            "superuser": [reverse("home"), reverse("draws:list")],  # every menu item, and Admin
         }
 
 
-@pytest.mark.parametrize("role", [REWARDS_DESK, PROMOTIONS_MANAGER, AUDITOR, CASH_DESK])
+@pytest.mark.parametrize("role", [REWARDS_DESK, PROMOTIONS_MANAGER, AUDITOR, CASH_DESK, "superuser"])
 def test_the_pages_fit_the_desks_screen_and_are_readable(role, page, urls, user_for):
     user = user_for(role, username=f"{role}.user", password=PASSWORD)
     page.set_viewport_size({"width": 1024, "height": 768})
