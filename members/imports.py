@@ -37,10 +37,13 @@ from members.models import (
     Property,
     Tier,
 )
+from members.phones import normalise_phone
 
 CHUNK_ROWS = 5000
 CHUNK_CHARS = 4 * 2**20  # a chunk of long rows ends early: memory per chunk stays bounded
 MAX_LINE_CHARS = 65_536  # no members or points row comes near; a longer one is another file
+# A bad row's text is kept beside its reasons up to this length: enough to recognise any real row.
+ROW_TEXT_CHARS = 1000
 # Older dates are typing errors, and a year-1 date cannot even be shown in local time.
 EARLIEST_DATE = dt.date(1900, 1, 1)
 EARLIEST_POINTS = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
@@ -61,10 +64,32 @@ MEMBER_COLUMNS = [
 POINTS_COLUMNS = ["card_number", "property", "earned_at", "points", "reference"]
 COLUMNS = {ImportKind.MEMBERS: MEMBER_COLUMNS, ImportKind.POINTS: POINTS_COLUMNS}
 
+# Example rows of each kind's sample file; {property} and {tier} are this installation's own.
+_SAMPLE_ROWS = {
+    ImportKind.MEMBERS: [
+        "1000000016,Naledi,Mokoena,sa_id,8506155123084,,{tier},{property},082 123 4567,naledi@example.com,2026-03-01",
+        "1000000024,John,Smith,passport,A12345678,1979-03-21,{tier},{property},+44 20 7946 0958,,",
+    ],
+    ImportKind.POINTS: [
+        "1000000016,{property},2026-11-01 21:15:00,120,SLOT-2026-11-01-000123",
+        "1000000024,{property},2026-11-02 14:05:00,35,TABLE-2026-11-02-000456",
+    ],
+}
+
+
+def sample_csv(kind: str) -> str:
+    """A small file of `kind` to start from: the header and two example rows, with this
+    installation's first property and lowest tier."""
+    prop = Property.objects.order_by("code").first()
+    tier = Tier.objects.order_by("rank").first()
+    values = {"property": prop.code if prop else "GRC", "tier": tier.name if tier else "Ten"}
+    lines = [",".join(COLUMNS[kind]), *(row.format(**values) for row in _SAMPLE_ROWS[kind])]
+    return "\r\n".join(lines) + "\r\n"
+
+
 _CARD = re.compile(r"^\d{6,20}$")
 _POINTS = re.compile(r"^\d{1,9}$")
 _LOCAL = timezone.get_default_timezone()
-_PHONE = re.compile(r"^\+?[0-9 ]{7,20}$")
 _ID_TYPE_ALIASES = {
     **{value: value for value in IdType.values},
     **{label.lower(): value for value, label in IdType.choices},
@@ -94,22 +119,30 @@ class ImportCounts:
     errors: int = 0
 
 
+def row_text(text: str) -> str:
+    """A row as the report keeps it: without its line ending, cut at ROW_TEXT_CHARS, and with
+    any NUL written as \\0 (PostgreSQL stores no NUL)."""
+    text = text.rstrip("\r\n").replace("\x00", "\\0")
+    return text if len(text) <= ROW_TEXT_CHARS else text[: ROW_TEXT_CHARS - 1] + "…"
+
+
 class ErrorSpool:
-    """Bad rows, kept on disk: a file of a million bad rows must not fill memory."""
+    """Bad rows, kept on disk: a file of a million bad rows must not fill memory. Each is its
+    line number, its reasons and its text as the file has it."""
 
     def __init__(self) -> None:
         self._file = tempfile.TemporaryFile("w+", encoding="utf-8", newline="")  # noqa: SIM115 (closed by close())
         self._writer = csv.writer(self._file)
         self.count = 0
 
-    def add(self, line: int, message: str) -> None:
-        self._writer.writerow([line, message[:500]])
+    def add(self, line: int, message: str, text: str = "") -> None:
+        self._writer.writerow([line, message[:500], row_text(text)])
         self.count += 1
 
-    def __iter__(self) -> Iterator[tuple[int, str]]:
+    def __iter__(self) -> Iterator[tuple[int, str, str]]:
         self._file.seek(0)
-        for line, message in csv.reader(self._file):
-            yield int(line), message
+        for line, message, text in csv.reader(self._file):
+            yield int(line), message, text
 
     def close(self) -> None:
         self._file.close()
@@ -201,9 +234,11 @@ def parse_member_row(row: dict[str, str], lookups: Lookups) -> Member:
             reasons.append(f"id_number {id_number!r}: {error.messages[0]}")
     tier = lookups.tier(row["tier"], reasons)
     home_property = lookups.property(row["property"], reasons)
-    phone = row["phone"].strip()
-    if phone and not _PHONE.match(phone):
-        reasons.append(f"phone {phone!r} is not a phone number")
+    try:
+        phone = normalise_phone(row["phone"])  # +27…, as the desk's sign-up stores it
+    except ValidationError:
+        phone = ""
+        reasons.append(f"phone {row['phone'].strip()!r} is not a phone number (e.g. 082 123 4567 or +27 82 123 4567)")
     email = row["email"].strip()
     if email:
         try:
@@ -276,6 +311,7 @@ class Record:
     row: dict[str, str] | None
     problem: str
     chars: int
+    text: str = ""  # the row as the file has it (its lines, if a quoted field spans several)
 
     @property
     def is_blank(self) -> bool:
@@ -301,6 +337,7 @@ class CsvSource:
         self.bytes_read = 0
         self._line = 0
         self._record_chars = 0
+        self._record_text: list[str] = []
         self._bad_text: str = ""
 
     def _lines(self) -> Iterator[str]:
@@ -318,6 +355,7 @@ class CsvSource:
                 self._bad_text = self._bad_text or _undecodable(self._line, error)
             # A quoted field may span lines: the limit holds for the whole row.
             self._record_chars += len(text.rstrip("\r\n"))
+            self._record_text.append(text)
             if self._record_chars > MAX_LINE_CHARS:
                 raise FileRejected(
                     f"Line {self._line} is longer than {MAX_LINE_CHARS:,} characters: this is not a {self._kind} file."
@@ -339,20 +377,22 @@ class CsvSource:
                 shown = ",".join(header).replace("\x00", "\\0")  # PostgreSQL stores no NUL
                 raise FileRejected(f"Line 1: wrong header. Expected: {','.join(expected)}. Found: {shown}.")
             width = len(expected)
-            self._record_chars, self._bad_text = 0, ""
+            self._record_chars, self._record_text, self._bad_text = 0, [], ""
             for cells in reader:
                 line, chars, bad_text = reader.line_num, self._record_chars, self._bad_text
-                self._record_chars, self._bad_text = 0, ""
+                text = "".join(self._record_text)
+                self._record_chars, self._record_text, self._bad_text = 0, [], ""
                 if bad_text:
-                    yield Record(line, None, bad_text, chars)
+                    yield Record(line, None, bad_text, chars, text)
                 elif not any(cell.strip() for cell in cells):
                     yield Record(line, None, "", chars)  # blank lines, often at the end of a file
                 elif len(cells) != width:
-                    yield Record(line, None, f"expected {width} columns, found {len(cells)}", chars)
+                    yield Record(line, None, f"expected {width} columns, found {len(cells)}", chars, text)
                 elif nul := [column for column, cell in zip(expected, cells, strict=True) if "\x00" in cell]:
-                    yield Record(line, None, "; ".join(f"{column} contains a NUL character" for column in nul), chars)
+                    problem = "; ".join(f"{column} contains a NUL character" for column in nul)
+                    yield Record(line, None, problem, chars, text)
                 else:
-                    yield Record(line, dict(zip(expected, cells, strict=True)), "", chars)
+                    yield Record(line, dict(zip(expected, cells, strict=True)), "", chars, text)
         except csv.Error as error:
             raise FileRejected(f"Line {reader.line_num}: the CSV is malformed ({error}).") from None
 
@@ -382,8 +422,21 @@ def _parsed(chunk: list[Record], errors: ErrorSpool, counts: ImportCounts, parse
                 raise RowInvalid([record.problem])
             parsed.append(parse(record))
         except RowInvalid as invalid:
-            errors.add(record.line, str(invalid))
+            errors.add(record.line, str(invalid), record.text)
     return parsed
+
+
+def with_row_texts(binary: io.BufferedReader, kind: str, errors: Iterator[tuple[int, str]]) -> Iterator[tuple]:
+    """Row errors found after the file was read (in line order), each with its row's text, read
+    again from the file alongside: (line, message, text)."""
+    records = iter(CsvSource(binary, kind))
+    record = None
+    for line, message in errors:
+        while record is None or record.line < line:
+            record = next(records, None)
+            if record is None:
+                break
+        yield line, message, record.text if record is not None and record.line == line else ""
 
 
 # --- Members ----------------------------------------------------------------------------------
@@ -408,8 +461,8 @@ def members_chunk_check(
     chunk: list[Record], *, job_id: int, lookups: Lookups, errors: ErrorSpool, counts: ImportCounts
 ) -> list[tuple]:
     """The staging rows of one chunk's good members; bad rows go to `errors`."""
-    parsed: list[tuple[int, Member]] = _parsed(
-        chunk, errors, counts, lambda record: (record.line, parse_member_row(record.row, lookups))
+    parsed: list[tuple[Record, Member]] = _parsed(
+        chunk, errors, counts, lambda record: (record, parse_member_row(record.row, lookups))
     )
     cards = {m.card_number for _, m in parsed}
     # One member per document number whatever its type (the member_unique_id_number constraint).
@@ -420,15 +473,15 @@ def members_chunk_check(
     taken_ids = set(Member.objects.filter(id_number__in=numbers).values_list("id_number", flat=True))
     taken_ids |= set(staged.filter(id_number__in=numbers).values_list("id_number", flat=True))
     fresh = []
-    for line, member in parsed:
+    for record, member in parsed:
         if member.card_number in taken_cards:
-            errors.add(line, f"card number {member.card_number} already belongs to a member")
+            errors.add(record.line, f"card number {member.card_number} already belongs to a member", record.text)
         elif member.id_number in taken_ids:
-            errors.add(line, f"id_number {member.id_number} already belongs to a member")
+            errors.add(record.line, f"id_number {member.id_number} already belongs to a member", record.text)
         else:
             taken_cards.add(member.card_number)
             taken_ids.add(member.id_number)
-            fresh.append((job_id, line, *(getattr(member, column) for column in _MEMBER_STAGED)))
+            fresh.append((job_id, record.line, *(getattr(member, column) for column in _MEMBER_STAGED)))
     counts.imported += len(fresh)
     return fresh
 
@@ -508,13 +561,15 @@ def points_chunk_check(
     }
     in_ledger = set(PointsEntry.objects.filter(**keys).values_list("property_id", "reference"))
     in_file = set(ImportStagedPoints.objects.filter(job_id=job_id, **keys).values_list("property_id", "reference"))
+    texts = {record.line: record.text for record in chunk}
     fresh = []
     for p in parsed:
         key = (p.property_id, p.reference)
         if p.card_number not in member_ids:
-            errors.add(p.line, f"unknown card number {p.card_number}")
+            errors.add(p.line, f"unknown card number {p.card_number}", texts[p.line])
         elif key in in_file:
-            errors.add(p.line, f"reference {p.reference} appears twice in this file for {p.property_code}")
+            twice = f"reference {p.reference} appears twice in this file for {p.property_code}"
+            errors.add(p.line, twice, texts[p.line])
         elif key in in_ledger:
             counts.skipped += 1
         else:

@@ -70,6 +70,8 @@ class Member(models.Model):
 
     class Meta:
         ordering = ["last_name", "first_name"]
+        # change_member (managers) corrects every field; the desk corrects contact details only.
+        permissions = [("change_member_contact", "Can change a member's phone and e-mail")]
         constraints = [
             # One member per document number whatever its type: a number typed once as an SA ID
             # and once as a passport is the same person (issue 6, 2.1). Also the index for lookup
@@ -276,6 +278,8 @@ class ImportRowError(models.Model):
     job = models.ForeignKey(ImportJob, on_delete=models.CASCADE, related_name="row_errors")
     line = models.PositiveIntegerField()
     message = models.CharField(max_length=500)
+    # The row as the file has it, so the report can be read without the file (purged later).
+    text = models.TextField(blank=True)
 
     class Meta:
         ordering = ["job", "line", "id"]

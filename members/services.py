@@ -6,6 +6,7 @@ import functools
 import logging
 import uuid
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -18,7 +19,7 @@ from core.audit import Actor, audit_log
 from core.errors import DomainError
 from members.cards import card_numbers_issue
 from members.eligibility import person_refusals
-from members.identity import identify_document, validate_identity
+from members.identity import IdType, identify_document, validate_identity
 from members.imports import (
     CsvSource,
     ErrorSpool,
@@ -34,6 +35,7 @@ from members.imports import (
     points_chunk_check,
     points_stage,
     staging_clear,
+    with_row_texts,
 )
 from members.models import (
     Exclusion,
@@ -46,6 +48,7 @@ from members.models import (
     Property,
     Tier,
 )
+from members.phones import normalise_phone
 
 
 def member_sign_up(
@@ -73,6 +76,7 @@ def member_sign_up(
     except ValidationError as error:
         raise DomainError(error.messages[0], code=error.code or "invalid_identity") from None
 
+    phone = _phone(phone)
     _refuse_existing_member(identity.number)
     refusals = person_refusals(id_number=identity.number, date_of_birth=identity.date_of_birth, at=timezone.now())
     if refusals:
@@ -87,7 +91,7 @@ def member_sign_up(
             id_type=identity.id_type,
             id_number=identity.number,
             date_of_birth=identity.date_of_birth,
-            phone=phone.strip(),
+            phone=phone,
             email=email.strip(),
             tier=tier or Tier.objects.order_by("rank").first(),
             home_property=home_property,
@@ -106,6 +110,177 @@ def member_sign_up(
             data={"card_number": card_number, "tier": member.tier.code, "property": home_property.code},
         )
     return member
+
+
+def _phone(text: str) -> str:
+    try:
+        return normalise_phone(text)
+    except ValidationError as error:
+        raise DomainError(error.messages[0], code="invalid_phone") from None
+
+
+class _Unchanged:
+    """The default of member_update's fields: "leave as it is" (None and "" are values)."""
+
+    def __repr__(self) -> str:
+        return "UNCHANGED"
+
+
+UNCHANGED: Any = _Unchanged()
+
+# What the desk may correct itself; every other field needs members.change_member.
+MEMBER_CONTACT_FIELDS = ("phone", "email")
+_IDENTITY_FIELDS = ("id_type", "id_number", "date_of_birth")
+
+
+def member_update(
+    *,
+    actor: Actor,
+    member_id: int,
+    first_name: str = UNCHANGED,
+    last_name: str = UNCHANGED,
+    id_type: str = UNCHANGED,
+    id_number: str = UNCHANGED,
+    date_of_birth: dt.date | None = UNCHANGED,
+    phone: str = UNCHANGED,
+    email: str = UNCHANGED,
+    tier: Tier = UNCHANGED,
+    home_property: Property = UNCHANGED,
+    app_registered_on: dt.date | None = UNCHANGED,
+    online_betting_active: bool = UNCHANGED,
+) -> Member:
+    """Correct a member's record after sign-up; only the fields passed change.
+
+    A manager (members.change_member) corrects any of them, the desk
+    (members.change_member_contact) the phone and e-mail only. A new ID document goes through
+    the sign-up's checks: a valid number, the date of birth it carries, not another member's,
+    not under 18, not excluded. The audit event keeps each changed field before and after (ID
+    numbers masked but for the last four digits, as on the pages). Nothing changed: nothing
+    written.
+    """
+    given = {name: value for name, value in locals().items() if name in _EDITABLE and value is not UNCHANGED}
+    refusal = member_update_refusal(actor=actor, fields=given)
+    if refusal:
+        raise DomainError(refusal, code="not_allowed")
+    cleaned = _member_changes_clean(given)
+    with transaction.atomic():
+        member = Member.objects.select_for_update().select_related("tier", "home_property").get(pk=member_id)
+        if any(name in cleaned for name in _IDENTITY_FIELDS):
+            cleaned |= _member_identity_check(member, cleaned)
+        changed = [name for name in cleaned if getattr(member, name) != cleaned[name]]
+        if not changed:
+            return member
+        changes = {}
+        for name in changed:
+            before, after = getattr(member, name), cleaned[name]
+            changes[name] = {"before": _audit_value(name, before), "after": _audit_value(name, after)}
+            setattr(member, name, cleaned[name])
+        try:
+            member.full_clean(validate_unique=False, validate_constraints=False)
+        except ValidationError as error:
+            raise DomainError(" ".join(error.messages), code="invalid_member") from None
+        try:
+            with transaction.atomic():  # a savepoint: another desk took the number meanwhile
+                member.save(update_fields=changed)
+        except IntegrityError:
+            existing = Member.objects.filter(id_number=member.id_number).exclude(pk=member.pk).first()
+            if existing is None:
+                raise
+            raise _already_member(existing) from None
+        audit_log(
+            actor=actor,
+            action="member.updated",
+            obj=member,
+            data={"changes": changes},
+        )
+    return member
+
+
+_EDITABLE = (
+    "first_name",
+    "last_name",
+    "id_type",
+    "id_number",
+    "date_of_birth",
+    "phone",
+    "email",
+    "tier",
+    "home_property",
+    "app_registered_on",
+    "online_betting_active",
+)
+
+
+def member_update_refusal(*, actor: Actor, fields: Iterable[str] = ()) -> str:
+    """Why `actor` may not correct these fields of a member ("" when they may); the edit page
+    asks it with no fields to know whether to offer the edit at all. A job or the system
+    (no user) may correct anything."""
+    user = actor.user
+    if user is None or user.has_perm("members.change_member"):
+        return ""
+    if not user.has_perm("members.change_member_contact"):
+        return "Only a promotions manager or the Rewards desk can correct a member's details."
+    beyond = [name for name in fields if name not in MEMBER_CONTACT_FIELDS]
+    if beyond:
+        return "The desk can correct the phone number and e-mail only; ask a promotions manager for the rest."
+    return ""
+
+
+def _member_changes_clean(given: dict[str, Any]) -> dict[str, Any]:
+    """The given fields, trimmed and checked one by one (the ID document is checked as a whole
+    against the member's record by _member_identity_check)."""
+    cleaned = dict(given)
+    for name in ("first_name", "last_name"):
+        if name in cleaned:
+            cleaned[name] = (cleaned[name] or "").strip()
+            if not cleaned[name]:
+                raise DomainError(f"The {name.replace('_', ' ')} cannot be empty.", code="invalid_member")
+    if "phone" in cleaned:
+        cleaned["phone"] = _phone(cleaned["phone"])
+    if "email" in cleaned:
+        cleaned["email"] = (cleaned["email"] or "").strip()
+    if "id_type" in cleaned and cleaned["id_type"] not in IdType.values:
+        raise DomainError("Pick the kind of ID document.", code="invalid_identity")
+    for name in ("tier", "home_property"):
+        if name in cleaned and cleaned[name] is None:
+            raise DomainError(f"The {name.replace('_', ' ')} cannot be empty.", code="invalid_member")
+    return cleaned
+
+
+def _member_identity_check(member: Member, cleaned: dict[str, Any]) -> dict[str, Any]:
+    """The ID document the member will have, checked as sign-up checks it; its true type,
+    normalised number and birth date. Run inside the transaction, the member's row locked."""
+    id_type = cleaned.get("id_type", member.id_type)
+    id_number = cleaned.get("id_number", member.id_number)
+    try:
+        # An SA ID number brings its own birth date: the old one is not kept to contradict it.
+        carries_birth_date = identify_document(id_type, id_number).date_of_birth is not None
+        kept = None if carries_birth_date else member.date_of_birth
+        identity = validate_identity(id_type, id_number, cleaned.get("date_of_birth", kept))
+    except ValidationError as error:
+        raise DomainError(error.messages[0], code=error.code or "invalid_identity") from None
+    identity_changed = (identity.number, identity.date_of_birth) != (member.id_number, member.date_of_birth)
+    if identity.number != member.id_number:
+        existing = Member.objects.filter(id_number=identity.number).exclude(pk=member.pk).first()
+        if existing:
+            raise _already_member(existing)
+    if identity_changed:
+        refusals = person_refusals(id_number=identity.number, date_of_birth=identity.date_of_birth, at=timezone.now())
+        if refusals:
+            raise DomainError("Correction refused. " + " ".join(refusals), code="not_eligible")
+    return {"id_type": identity.id_type, "id_number": identity.number, "date_of_birth": identity.date_of_birth}
+
+
+def _audit_value(name: str, value: Any) -> Any:
+    """A field's value as the audit log keeps it: codes for a tier or property, ISO dates,
+    ID numbers masked."""
+    if isinstance(value, Tier | Property):
+        return value.code
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if name == "id_number" and value:
+        return "*" * max(len(value) - 4, 0) + value[-4:]
+    return value
 
 
 def _refuse_existing_member(id_number: str) -> None:
@@ -250,9 +425,19 @@ def _progress_key(job_id: int) -> str:
     return f"import-progress:{job_id}"
 
 
+# Reading and checking the file fills the bar to here; the final step (saving the rows, or
+# listing the bad ones) moves it on to 100, so a big file's last minute is not spent at "100%".
+READ_SHARE = 90
+
+
 def import_job_progress(job: ImportJob) -> dict:
-    """Rows read so far and the share of the file done, as the worker last reported."""
+    """Rows read so far, the share of the work done and the step ("reading", "saving",
+    "listing" the bad rows), as the worker last reported."""
     return cache.get(_progress_key(job.pk)) or {"rows": job.rows_total, "percent": 100 if job.is_finished else 0}
+
+
+def _progress_report(job: ImportJob, *, rows: int, percent: int, step: str) -> None:
+    cache.set(_progress_key(job.pk), {"rows": rows, "percent": percent, "step": step}, timeout=24 * 3600)
 
 
 def import_job_run(*, job_id: int, actor: Actor) -> ImportJob:
@@ -333,8 +518,8 @@ def _import_file(job: ImportJob, claim: str, actor: Actor, errors: ErrorSpool, c
                 with transaction.atomic():
                     _import_job_beat(job, claim)
                     stage(rows)
-                done = min(100, round(100 * source.bytes_read / job.size_bytes)) if job.size_bytes else 100
-                cache.set(_progress_key(job.pk), {"rows": counts.rows, "percent": done}, timeout=24 * 3600)
+                read = min(1, source.bytes_read / job.size_bytes) if job.size_bytes else 1
+                _progress_report(job, rows=counts.rows, percent=round(READ_SHARE * read), step="reading")
             if counts.rows == 0 and not errors.count:
                 raise FileRejected("The file has a header but no rows.")
         except FileRejected as rejected:
@@ -346,6 +531,7 @@ def _import_file(job: ImportJob, claim: str, actor: Actor, errors: ErrorSpool, c
     with transaction.atomic():
         _import_job_hold(job, claim)
         if not message and not errors.count:
+            _progress_report(job, rows=counts.rows, percent=READ_SHARE + 5, step="saving")
             message = _import_apply(job, counts, errors)
         elif not message:
             message = _bad_rows_message(errors)
@@ -369,8 +555,7 @@ def _import_apply(job: ImportJob, counts: ImportCounts, errors: ErrorSpool) -> s
         counts.skipped += counts.imported - inserted  # imported meanwhile by another file
         counts.imported = inserted
         return ""
-    for line, text in members_conflicts(job.pk):
-        errors.add(line, text)
+    _conflicts_record(job, errors)
     if not errors.count:
         try:
             with transaction.atomic():
@@ -378,11 +563,18 @@ def _import_apply(job: ImportJob, counts: ImportCounts, errors: ErrorSpool) -> s
                 return ""
         except IntegrityError:
             # A sign-up took a card or number between the check and the insert: name the rows.
-            for line, text in members_conflicts(job.pk):
-                errors.add(line, text)
+            _conflicts_record(job, errors)
             if not errors.count:
                 raise
     return _bad_rows_message(errors)
+
+
+def _conflicts_record(job: ImportJob, errors: ErrorSpool) -> None:
+    """Staged rows whose card or number another member took meanwhile, as row errors with their
+    text from the file (read again alongside: the conflicts come in line order)."""
+    with open(job.file.path, "rb") as binary:
+        for line, message, text in with_row_texts(binary, job.kind, members_conflicts(job.pk)):
+            errors.add(line, message, text)
 
 
 def _import_job_finish(
@@ -393,8 +585,12 @@ def _import_job_finish(
     staging_clear(job.pk)
     ImportRowError.objects.filter(job=job).delete()
     # bulk_create makes a list of what it is given: hand it one batch at a time.
-    for batch in _batches((ImportRowError(job=job, line=line, message=text) for line, text in errors), ROW_ERROR_BATCH):
+    row_errors = (ImportRowError(job=job, line=line, message=message, text=text) for line, message, text in errors)
+    for listed, batch in enumerate(_batches(row_errors, ROW_ERROR_BATCH), start=1):
         ImportRowError.objects.bulk_create(batch)
+        if errors.count > ROW_ERROR_BATCH:  # only a long list takes long enough to show
+            done = READ_SHARE + round((100 - READ_SHARE) * min(1, listed * ROW_ERROR_BATCH / errors.count))
+            _progress_report(job, rows=counts.rows, percent=done, step="listing")
     job.status = ImportStatus.FAILED if message else ImportStatus.SUCCEEDED
     job.rows_total = counts.rows
     job.rows_imported = 0 if message else counts.imported
