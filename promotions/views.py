@@ -1,13 +1,17 @@
+from dataclasses import dataclass
+
 from django.contrib import messages
 from django.contrib.auth.decorators import permission_required
 from django.db.models import Count
 from django.shortcuts import get_object_or_404, redirect, render
 
 from core.audit import Actor
+from core.errors import DomainError
 from core.forms import submit
 from promotions import services
 from promotions.forms import EarningRuleForm, PromotionForm, SeriesForm
 from promotions.models import DrawSeries, EarningRule, Promotion
+from promotions.rule_words import period_sentence, series_rule_in_words
 
 
 @permission_required("promotions.view_promotion", raise_exception=True)
@@ -28,11 +32,26 @@ def promotion_detail(request, promotion_id: int):
         .prefetch_related("eligible_tiers")
         .annotate(draw_count=Count("draws"))
     )
-    return render(
-        request,
-        "promotions/detail.html",
-        {"promotion": promotion, "series_list": series},
-    )
+    rows = [SeriesRow(s, _rule_lines(s)) for s in series]
+    return render(request, "promotions/detail.html", {"promotion": promotion, "series_rows": rows})
+
+
+@dataclass(frozen=True)
+class SeriesRow:
+    series: DrawSeries
+    rule_lines: list[str]  # the earning rule in words, or why it cannot be read
+
+
+def _rule_lines(series: DrawSeries) -> list[str]:
+    if not hasattr(series, "rule"):
+        return ["No earning rule yet."]
+    try:
+        lines = series_rule_in_words(series, list(series.eligible_tiers.all()))
+    except DomainError as error:  # an unreadable rule: this series says so, the page still opens
+        return [error.message]
+    if series.rule.equal_opportunity_tickets is None:
+        lines.insert(0, period_sentence(series.rule))
+    return lines
 
 
 @permission_required("promotions.add_promotion", raise_exception=True)
