@@ -62,3 +62,15 @@ def test_a_misread_stripe_in_a_query_string_is_dropped_and_other_requests_pass()
     assert response["Location"] == "/members/?q="
     response, seen = _middleware("/members/?q=Mabaso")
     assert response.status_code == 200 and seen == ["/members/?q=Mabaso"]
+
+
+@pytest.mark.django_db
+def test_in_the_middleware_stack_a_stripe_in_an_address_never_reaches_a_view(client_for, settings):
+    from django.urls import reverse
+
+    from core.roles import REWARDS_DESK
+
+    settings.MIDDLEWARE = ["core.swipe.SwipeInQueryMiddleware", *settings.MIDDLEWARE]
+    response = client_for(REWARDS_DESK).get(reverse("draws:list"), {"card": TRACK1})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("draws:list") + "?card=1000012946"
