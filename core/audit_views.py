@@ -49,9 +49,14 @@ def audit(request):
     form, events = audit_events(request.GET)
     page, query = page_of(request, events)
     names = _names_for(list(page), request.user)
-    rows = [EventRow(event, describe(event, names), details(event)) for event in page]
+    rows = [_row(event, names) for event in page]
     context = {"form": form, "page": page, "query": query, "rows": rows, "csv_query": query}
     return render(request, "core/audit.html", context)
+
+
+def _row(event: AuditEvent, names) -> EventRow:
+    sentence = describe(event, names)
+    return EventRow(event, sentence, details(event, skip=sentence.said))
 
 
 CSV_HEADER = ["When (Johannesburg)", "What happened", "Who", "Action", "About", "Its number", "Details", "IP address"]

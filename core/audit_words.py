@@ -8,12 +8,14 @@ their pages by URL name. An app that adds an audit action adds its words to ACTI
 """
 
 import datetime as dt
+import functools
 import string
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from django.apps import apps
+from django.core.exceptions import FieldDoesNotExist
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
@@ -394,6 +396,7 @@ def device_actors() -> list[tuple[str, str]]:
 class Sentence:
     html: SafeString
     text: str
+    said: frozenset[str] = frozenset()  # the data keys the sentence already tells
 
 
 Segment = str | Named
@@ -401,13 +404,14 @@ Segment = str | Named
 
 def describe(event: AuditEvent, names: dict[tuple[str, str], Named]) -> Sentence:
     """The event as one sentence: who did what to which object, with links."""
-    segments: list[Segment] = [actor_words(event.actor_label), " ", *_predicate(event, names)]
+    predicate, said = _predicate(event, names)
+    segments: list[Segment] = [actor_words(event.actor_label), " ", *predicate]
     text = "".join(s.text if isinstance(s, Named) else s for s in segments)
     end = "" if text.endswith((".", "!", "?")) else "."
-    return Sentence(_html(segments, end), text + end)
+    return Sentence(_html(segments, end), text + end, said)
 
 
-def _predicate(event: AuditEvent, names) -> list[Segment]:
+def _predicate(event: AuditEvent, names) -> tuple[list[Segment], frozenset[str]]:
     data = event.data if isinstance(event.data, dict) else {}
     words = ACTIONS.get(event.action)
     subject = _subject(event, names)
@@ -420,13 +424,13 @@ def _predicate(event: AuditEvent, names) -> list[Segment]:
     if words:
         for key, value in {**data, **words.derive(data)}.items():
             if key not in values and value not in (None, "", [], {}):
-                values[key] = _value_text(key, value)
+                values[key] = _value_text(key, value, event.object_type)
         for says in words.says:
             keys = [name for _, name, _, _ in string.Formatter().parse(says) if name]
             if all(key in values for key in keys):
-                return _fill(says, values)
+                return _fill(says, values), frozenset(keys) & set(data)
     fallback = [action_label(event.action).lower()]
-    return fallback + ([": ", subject] if subject else [])
+    return fallback + ([": ", subject] if subject else []), frozenset()
 
 
 def _subject(event: AuditEvent, names) -> Named | None:
@@ -484,12 +488,15 @@ KEY_LABELS = {
 DETAIL_LIMIT = 300  # characters of one value on the page; the CSV keeps it whole
 
 
-def details(event: AuditEvent, *, limit: int | None = DETAIL_LIMIT) -> list[tuple[str, str]]:
-    """The event's data as (label, text) pairs: no dict or list reprs, times in Johannesburg."""
+def details(event: AuditEvent, *, limit: int | None = DETAIL_LIMIT, skip=frozenset()) -> list[tuple[str, str]]:
+    """The event's data as (label, text) pairs: no dict or list reprs, times in Johannesburg;
+    `skip` leaves out what the sentence already says."""
     data = event.data if isinstance(event.data, dict) else {"value": event.data}
     rows = []
     for key, value in data.items():
-        text = _value_text(key, value)
+        if key in skip:
+            continue
+        text = _value_text(key, value, event.object_type)
         if text == "":
             continue
         if limit and len(text) > limit:
@@ -502,11 +509,14 @@ def details_text(event: AuditEvent) -> str:
     return "; ".join(f"{label}: {text}" for label, text in details(event, limit=None))
 
 
-def _value_text(key: str, value) -> str:
+def _value_text(key: str, value, object_type: str = "") -> str:
     """One value as text: times in Johannesburg, numbers with thousands separators (but not
-    serials and ids), lists joined, a before/after pair with an arrow, a dict as key: value."""
+    serials and ids), a stored choice in its words, lists joined, a before/after pair with an
+    arrow, a dict as key: value."""
     if value is None or value == "" or value == [] or value == {}:
         return ""
+    if isinstance(value, str) and (words := choice_words(object_type, key).get(value)):
+        return words
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, int | float):
@@ -529,6 +539,35 @@ def _value_text(key: str, value) -> str:
             parts.append(f"{name.replace('_', ' ')}: {text}")
         return "; ".join(parts)
     return str(value)
+
+
+# Data keys that hold a model field's stored choice ("ehost"), shown in the field's words
+# ("eHost kiosk"): (object_type of the event or "", key) -> (model label, field name). The
+# choices are read through the app registry, so core keeps to its layer.
+VALUE_CHOICES = {
+    ("", "channel"): ("draws.activation", "channel"),
+    ("", "method"): ("draws.draw", "method"),
+    ("", "outcome"): ("draws.drawpick", "outcome"),
+    ("", "pool"): ("draws.drawpick", "pool"),
+    ("", "win_once"): ("promotions.drawseries", "win_once_scope"),
+    ("", "id_type"): ("members.exclusion", "id_type"),
+    ("members.importjob", "kind"): ("members.importjob", "kind"),
+    ("members.exclusion", "kind"): ("members.exclusion", "kind"),
+    ("draws.devicetoken", "kind"): ("draws.devicetoken", "kind"),
+}
+
+
+@functools.cache
+def choice_words(object_type: str, key: str) -> dict[str, str]:
+    """{stored value: words} of the field behind an event's data key, or {} if none."""
+    source = VALUE_CHOICES.get((object_type, key)) or VALUE_CHOICES.get(("", key))
+    if source is None:
+        return {}
+    try:
+        field = apps.get_model(source[0])._meta.get_field(source[1])
+    except (LookupError, FieldDoesNotExist):
+        return {}
+    return {str(value): str(words) for value, words in field.flatchoices}
 
 
 PLAIN_NUMBERS = {"serial", "serials", "k", "seq", "draw", "attempt", "attempts", "keyed", "value"}

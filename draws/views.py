@@ -193,6 +193,7 @@ def draws_cancel_many(request):
     ids = _draw_ids(params.getlist("draw"))
     back = _list_url(params.get("back", ""))
     form = DrawCancelForm(request.POST or None)
+    form.fields["reason"].widget.attrs["autofocus"] = True
     actor = Actor.from_request(request)
     cancelled = submit(
         request, form, lambda: services.draws_cancel(actor=actor, draw_ids=ids, reason=form.cleaned_data["reason"])

@@ -60,7 +60,7 @@ def test_the_page_reads_as_sentences_with_links_and_no_codes_or_reprs(auditor, e
     table = page[page.index('id="audit-events"') :]
     assert "draw.started" not in table and "member.signed_up" not in table
     assert "{" not in table and "'" not in table
-    assert "Method:</span> electronic" in page
+    assert "Method:</span> Electronic (TEEDS)" in page  # the stored choice in its words
 
 
 def test_times_are_written_once_way_in_johannesburg(auditor, events):

@@ -190,3 +190,19 @@ def test_a_series_links_to_its_promotion(reference_data, user_for):
 def test_a_date_without_a_zone_is_left_as_written(db):
     event = audit_log(actor=Actor(label="m"), action="exclusion.ended", data={"note": "2025-10-16"})
     assert dict(details(event))["Note"] == "2025-10-16"  # not a moment: nothing to convert
+
+
+def test_stored_choices_read_in_their_words_and_the_sentence_is_not_repeated(reference_data):
+    draw = make_draw(make_series(), sast(2025, 10, 16, 20, 0))
+    event = audit_log(
+        actor=Actor(label="manager"),
+        action="draw.pick_outcome",
+        obj=draw,
+        data={"seq": 2, "k": 2, "pool": "", "card_number": "1000000024", "outcome": "redraw_already_winner"},
+    )
+    said = sentence(event)
+    assert said.text == f"manager recorded the outcome of pick 2 (card 1000000024) in {draw.name}."
+    shown = dict(details(event, skip=said.said))
+    assert shown == {"Pick number": "2", "Outcome": "Redraw: already a winner of this draw"}
+    activation = audit_log(actor=Actor(label="desk"), action="tickets.activated", data={"channel": "desk"})
+    assert dict(details(activation)) == {"Channel": "VIP / Rewards desk"}
