@@ -16,4 +16,4 @@ RUN SECRET_KEY=build ALLOWED_HOSTS=build DATABASE_URL=postgres://build@localhost
     && useradd --system --uid 1000 promodesk && mkdir -p /app/var/media && chown -R promodesk /app/var
 USER promodesk
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--threads", "4", "--access-logfile", "-"]
+CMD ["gunicorn", "config.wsgi", "--config", "config/gunicorn.conf.py", "--bind", "0.0.0.0:8000", "--workers", "3", "--threads", "4"]

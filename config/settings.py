@@ -94,6 +94,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "core.swipe.SwipeInQueryMiddleware",  # a raw card swipe in an address is cut to its card number
     "core.middleware.ContentSecurityPolicyMiddleware",
     "draws.api_errors.ApiErrorMiddleware",  # every /api/ error as JSON {"code", "detail"}
     "whitenoise.middleware.WhiteNoiseMiddleware",

@@ -1,6 +1,9 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_not_required
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from config.home import home
 from core import views as core_views
@@ -8,6 +11,8 @@ from draws.api import api_urls
 
 urlpatterns = [
     path("", home, name="home"),  # reads every app: above them all
+    # Browsers ask for /favicon.ico whatever the page links (admin pages, PDFs opened in a tab).
+    path("favicon.ico", login_not_required(RedirectView.as_view(url=static("favicon.ico"), permanent=True))),
     path("", include("core.urls")),
     path("members/", include("members.urls")),
     path("promotions/", include("promotions.urls")),
