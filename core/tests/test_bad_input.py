@@ -149,7 +149,7 @@ PAGES = {
         PROMOTIONS_MANAGER,
         "post",
         lambda o: reverse("draws:series_schedule", args=[o["draw"].series_id]),
-        lambda o: {"dates": "2027-03-12 13:00"},
+        lambda o: {"dates": "2027-03-12 13:00", "confirm": _schedule_digest(o["draw"].series, "2027-03-12 13:00")},
         text=("dates",),
         dates=("first", "last"),
         date_lines=("dates",),
@@ -197,6 +197,18 @@ def stored() -> tuple:
         list(Promotion.objects.order_by("pk").values_list("pk", "code", "name", "starts_on", "ends_on", "rules_text")),
         list(Draw.objects.order_by("pk").values_list("pk", "scheduled_at")),
     )
+
+
+def _schedule_digest(series, line: str) -> str:
+    """What the schedule page's confirm button carries for this one date (its preview's digest):
+    a spoiled field changes the plan, so its confirm is previewed again and stores nothing."""
+    from django.utils import timezone
+
+    from draws.scheduling import preview_of
+    from draws.services import series_schedule_plan
+
+    moment = timezone.make_aware(dt.datetime.fromisoformat(line))
+    return preview_of(series_schedule_plan(series=series, moments=[moment])).digest
 
 
 @pytest.fixture
