@@ -174,3 +174,14 @@ def test_only_those_who_read_the_log_may_download_it(desk, cashier, manager, eve
     assert desk.get(reverse("audit_csv")).status_code == 403
     assert cashier.get(reverse("audit_csv")).status_code == 403
     assert manager.get(reverse("audit_csv")).status_code == 200
+
+
+def test_the_csv_streams_in_batches_and_names_every_object(auditor, reference_data, monkeypatch):
+    import core.audit_views
+
+    monkeypatch.setattr(core.audit_views, "CSV_BATCH", 7)
+    series = make_series(windows=[{"day": -1, "open": "00:00", "close_before": 5}])
+    draws = [make_draw(series, sast(2025, 10, 1, 20, 0) + dt.timedelta(days=day)) for day in range(20)]
+    rows = download(auditor, action="draw.scheduled")[1:]
+    assert len(rows) == 20
+    assert {row[1] for row in rows} == {f"The system scheduled {draw.name}." for draw in draws}
