@@ -18,6 +18,7 @@ NOBODY: set[str] = set()
 MATRIX = {
     "home": (None, EVERYONE),
     "audit": (None, {PROMOTIONS_MANAGER, AUDITOR}),
+    "audit_csv": (None, {PROMOTIONS_MANAGER, AUDITOR}),
     "password_change": (None, EVERYONE),
     "password_change_done": (None, EVERYONE),
     "members:lookup": (None, EVERYONE),
@@ -40,6 +41,7 @@ MATRIX = {
     "draws:detail": (lambda o: {"draw_id": o["draw"].pk}, READERS),
     "draws:move": (lambda o: {"draw_id": o["draw"].pk}, {PROMOTIONS_MANAGER}),
     "draws:cancel": (lambda o: {"draw_id": o["draw"].pk}, {PROMOTIONS_MANAGER}),
+    "draws:cancel_many": (None, {PROMOTIONS_MANAGER}),
     "draws:activate": (lambda o: {"draw_id": o["draw"].pk}, {REWARDS_DESK}),
     "draws:receipt": (lambda o: {"activation_id": o["activation"].pk}, READERS),
     "draws:receipt_pdf": (lambda o: {"activation_id": o["activation"].pk}, READERS),

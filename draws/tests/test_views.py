@@ -67,8 +67,8 @@ def activate(draw, member, at=IN_WINDOW, channel=Channel.EHOST):
 @time_machine.travel(IN_WINDOW, tick=False)
 def test_the_desk_activates_a_queen_members_tickets_and_lands_on_the_receipt(desk, draw, queen):
     url = reverse("draws:activate", args=[draw.pk])
-    standing = desk.get(url, {"card": ";4000000001?"})  # as the magnetic-stripe reader types it
-    assert standing.status_code == 200
+    standing = desk.get(url, {"card": ";4000000001?"}, follow=True)  # as the stripe reader types it
+    assert standing.status_code == 200 and standing.redirect_chain[0][0].endswith("?card=4000000001")
     page = text(standing)
     assert "Naledi Mokoena" in page and "550" in page
     assert "Activate 5 tickets" in page
@@ -106,7 +106,7 @@ def test_the_desk_is_told_when_the_ticket_window_opens(desk, draw, queen):
 
 @time_machine.travel(IN_WINDOW, tick=False)
 def test_an_unknown_card_is_named_on_the_desk_page(desk, draw):
-    response = desk.get(reverse("draws:activate", args=[draw.pk]), {"card": ";9999999999?"})
+    response = desk.get(reverse("draws:activate", args=[draw.pk]), {"card": ";9999999999?"}, follow=True)
     assert response.status_code == 200
     assert "No member has card number 9999999999." in text(response)
 
