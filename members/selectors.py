@@ -3,7 +3,7 @@
 import re
 from dataclasses import dataclass
 
-from django.db.models import Q
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 
 from members.identity import normalise_id_number
 from members.models import Exclusion, ExclusionQuerySet, Member
@@ -73,3 +73,76 @@ def exclusions_in_force(*, query: str, at) -> ExclusionQuerySet:
     if query:
         in_force = in_force.filter(Q(id_number=normalise_id_number(query)) | Q(full_name__icontains=query))
     return in_force
+
+
+@dataclass(frozen=True)
+class MemberList:
+    members: "QuerySet[Member]"
+    hint: str = ""
+
+
+def members_list(*, query: str = "", home_property=None, tier=None, app: str = "") -> MemberList:
+    """Members for the list page, newest first (the primary key's order: no sort of a million
+    rows), filtered by home property, tier and app registration, and searched like the lookup:
+    a card or ID number exactly, or every word typed somewhere in the name."""
+    members = Member.objects.with_related().order_by("-pk")
+    if home_property is not None:
+        members = members.filter(home_property=home_property)
+    if tier is not None:
+        members = members.filter(tier=tier)
+    if app in ("yes", "no"):
+        members = members.filter(app_registered_on__isnull=app == "no")
+    query = normalise_lookup(query)
+    if not query:
+        return MemberList(members)
+    if " " not in query and any(char.isdigit() for char in query):
+        return MemberList(members.filter(Q(card_number=query) | Q(id_number=normalise_id_number(query))))
+    words = query.lower().split()
+    if max(len(word) for word in words) < 3:
+        return MemberList(members.none(), hint="Type at least 3 letters of a name, or a card or ID number.")
+    for word in words:
+        members = members.filter(search_name__contains=word)
+    return MemberList(members)
+
+
+EXCLUSION_STATUSES = ("in_force", "ended", "future")
+
+
+def _exclusion_status(status: str, at) -> Q:
+    if status == "in_force":
+        return Q(starts_at__lte=at) & (Q(ends_at__isnull=True) | Q(ends_at__gt=at))
+    if status == "ended":
+        return Q(ends_at__lte=at)
+    if status == "future":
+        return Q(starts_at__gt=at)
+    return Q()
+
+
+@dataclass(frozen=True)
+class ExclusionList:
+    exclusions: ExclusionQuerySet
+    counts: dict  # status -> how many match the search and kind, and "all"
+
+
+def exclusions_list(*, query: str = "", status: str = "in_force", kind: str = "", at) -> ExclusionList:
+    """Exclusions in force, ended, starting later or all, optionally of one kind, by ID number
+    (typed with or without spaces, any document type) or part of the name; each with the id of
+    the member holding that number (member_id, None for a guest without a card), and the counts
+    of each status for the same search."""
+    found = Exclusion.objects.all()
+    query = (query or "").strip()
+    if query:
+        found = found.filter(Q(id_number=normalise_id_number(query)) | Q(full_name__icontains=query))
+    if kind:
+        found = found.filter(kind=kind)
+    counts = found.aggregate(
+        all=Count("pk"), **{name: Count("pk", filter=_exclusion_status(name, at)) for name in EXCLUSION_STATUSES}
+    )
+    holder = Member.objects.filter(id_number=OuterRef("id_number")).values("pk")[:1]
+    listed = (
+        found.filter(_exclusion_status(status, at))
+        .select_related("recorded_by", "ended_by")
+        .annotate(member_id=Subquery(holder))
+        .order_by("-ends_at" if status == "ended" else "-starts_at", "-pk")
+    )
+    return ExclusionList(listed, counts)

@@ -361,15 +361,27 @@ def exclusion_record(
     return exclusion
 
 
+def exclusion_end_refusal(
+    exclusion: Exclusion, *, now: dt.datetime, ends_at: dt.datetime | None = None
+) -> DomainError | None:
+    """Why the exclusion cannot be ended at `ends_at` (now by default), or None when it can: the
+    list offers "End now" only where this says None."""
+    ends_at = ends_at or now
+    if exclusion.ends_at is not None and exclusion.ends_at <= now:
+        return DomainError("This exclusion has already ended.", code="already_ended")
+    if ends_at <= exclusion.starts_at:
+        return DomainError("An exclusion cannot end before it starts.", code="ends_before_start")
+    return None
+
+
 def exclusion_end(*, actor: Actor, exclusion_id: int, ends_at: dt.datetime | None = None) -> Exclusion:
     """End an exclusion (for example a self-exclusion whose term is over)."""
     ends_at = ends_at or timezone.now()
     with transaction.atomic():
         exclusion = Exclusion.objects.select_for_update().get(pk=exclusion_id)
-        if exclusion.ends_at is not None and exclusion.ends_at <= timezone.now():
-            raise DomainError("This exclusion has already ended.", code="already_ended")
-        if ends_at <= exclusion.starts_at:
-            raise DomainError("An exclusion cannot end before it starts.", code="ends_before_start")
+        refusal = exclusion_end_refusal(exclusion, now=timezone.now(), ends_at=ends_at)
+        if refusal:
+            raise refusal
         exclusion.ends_at = ends_at
         exclusion.ended_by = actor.user
         exclusion.save(update_fields=["ends_at", "ended_by"])

@@ -1,27 +1,74 @@
 import csv
 import datetime as dt
+import functools
+import re
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import permission_required
-from django.db.models import Sum
-from django.http import StreamingHttpResponse
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Sum
+from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from core.audit import Actor
+from core.audit_words import Named, describe
 from core.errors import DomainError
-from core.formats import spreadsheet_safe
+from core.formats import local_date, spreadsheet_safe
 from core.forms import submit
 from core.models import AuditEvent
+from core.paging import page_of
 from members import lookup_views, services
 from members.eligibility import member_eligibility
-from members.forms import ExclusionForm, ExclusionSearchForm, ImportForm, SignUpForm
-from members.imports import COLUMNS
-from members.models import Exclusion, ImportJob, Member
-from members.selectors import exclusions_in_force
+from members.forms import (
+    ExclusionForm,
+    ExclusionSearchForm,
+    ImportFilterForm,
+    ImportForm,
+    MemberContactForm,
+    MemberEditForm,
+    MemberFilterForm,
+    SignUpForm,
+    member_initial,
+)
+from members.imports import COLUMNS, sample_csv
+from members.models import Exclusion, ImportJob, ImportKind, ImportStatus, Member
+from members.selectors import exclusions_list, members_list
+from members.staff import staff_property
 from members.tasks import import_job_run_task
+
+# Field names as the desk reads them, for "Saved: phone, e-mail".
+FIELD_WORDS = {
+    "first_name": "first name",
+    "last_name": "last name",
+    "id_type": "ID document",
+    "id_number": "ID number",
+    "date_of_birth": "date of birth",
+    "phone": "phone",
+    "email": "e-mail",
+    "tier": "tier",
+    "home_property": "home property",
+    "app_registered_on": "app registration",
+    "online_betting_active": "online betting",
+}
+
+
+def permission_any(*perms: str):
+    """The view needs one of `perms` (403 otherwise), e.g. a manager's or the desk's edit."""
+
+    def decorator(view):
+        @functools.wraps(view)
+        def wrapped(request, *args, **kwargs):
+            if not any(request.user.has_perm(perm) for perm in perms):
+                raise PermissionDenied
+            return view(request, *args, **kwargs)
+
+        return wrapped
+
+    return decorator
+
 
 # The lookup (page and header field) lives in members/lookup_views.py.
 lookup = lookup_views.lookup
@@ -40,31 +87,138 @@ def member_detail(request, member_id: int):
             total=Sum("points")
         )["total"]
         or 0,
-        "history": AuditEvent.objects.filter(object_type="members.member", object_id=str(member.pk))[:20],
+        "history": _history(member),
         "show_id": request.user.has_perm("members.add_member") or request.user.has_perm("members.add_exclusion"),
+        "may_edit": not services.member_update_refusal(actor=Actor.from_request(request)),
     }
     return render(request, "members/detail.html", context)
 
 
+def _history(member: Member) -> list[tuple]:
+    """The member's last 20 audit events in words (the member named without a query), each
+    with the lines of a correction: "Phone: +27821234567 → +27831234567"."""
+    names = {("members.member", str(member.pk)): Named(member.full_name)}
+    events = AuditEvent.objects.filter(object_type="members.member", object_id=str(member.pk))[:20]
+    return [(event, describe(event, names), _change_lines(event)) for event in events]
+
+
+def _change_lines(event: AuditEvent) -> list[str]:
+    changes = event.data.get("changes") if event.action == "member.updated" and isinstance(event.data, dict) else None
+    if not isinstance(changes, dict):
+        return []
+    return [
+        f"{FIELD_WORDS.get(name, name).capitalize()}: {_shown(pair.get('before'))} \N{RIGHTWARDS ARROW} "
+        f"{_shown(pair.get('after'))}"
+        for name, pair in changes.items()
+        if isinstance(pair, dict)
+    ]
+
+
+def _shown(value) -> str:
+    """A value of a correction as the member page writes it: dates as 15 Jun 1985."""
+    if value in (None, ""):
+        return "(empty)"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str) and len(value) == 10:
+        try:
+            return local_date(dt.date.fromisoformat(value))
+        except ValueError:
+            pass
+    return str(value)
+
+
 @permission_required("members.add_member", raise_exception=True)
 def sign_up(request):
-    form = SignUpForm(request.POST or None)
+    # The clerk's own casino first; staff without one pick it.
+    form = SignUpForm(request.POST or None, initial={"home_property": staff_property(request.user)})
     member = submit(
         request, form, lambda: services.member_sign_up(actor=Actor.from_request(request), **form.cleaned_data)
     )
     if member:
-        messages.success(request, f"{member.full_name} is signed up. New card number: {member.card_number}.")
-        return redirect("members:detail", member_id=member.pk)
+        # Like an activation's receipt: straight to the slip to print, the member page a click away.
+        return redirect("members:welcome_slip", member_id=member.pk)
     return render(request, "members/sign_up.html", {"form": form})
+
+
+@permission_required("members.add_member", raise_exception=True)
+def welcome_slip(request, member_id: int):
+    """The printable welcome slip with the new card number (reprinted from the member page)."""
+    member = get_object_or_404(Member.objects.with_related(), pk=member_id)
+    return render(request, "members/welcome_slip.html", {"member": member, "printed_at": timezone.now()})
+
+
+@permission_any("members.change_member", "members.change_member_contact")
+def member_edit(request, member_id: int):
+    """A manager corrects the whole record, the desk the phone and e-mail (members.services)."""
+    member = get_object_or_404(Member.objects.with_related(), pk=member_id)
+    full = request.user.has_perm("members.change_member")
+    form_class = MemberEditForm if full else MemberContactForm
+    form = form_class(request.POST or None, initial=member_initial(member))
+    before = {name: getattr(member, name) for name in form.fields}
+
+    def save():
+        return services.member_update(actor=Actor.from_request(request), member_id=member.pk, **form.changes())
+
+    saved = submit(request, form, save)
+    if saved:
+        changed = [FIELD_WORDS[name] for name in form.fields if getattr(saved, name) != before[name]]
+        if changed:
+            messages.success(request, f"Saved the {_and(changed)} of {saved.full_name}.")
+        else:
+            messages.info(request, "Nothing was changed.")
+        return redirect("members:detail", member_id=saved.pk)
+    return render(request, "members/edit.html", {"member": member, "form": form, "full": full})
+
+
+def _without(request, *names: str) -> str:
+    """The request's query string without `names`: a tab's link keeps the other filters."""
+    query = request.GET.copy()
+    for name in names:
+        query.pop(name, None)
+    return query.urlencode()
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+@permission_required("members.view_member", raise_exception=True)
+def member_list(request):
+    form = MemberFilterForm(request.GET or None)
+    data = form.cleaned_data if form.is_valid() else {}
+    found = members_list(
+        query=data.get("q", ""), home_property=data.get("home_property"), tier=data.get("tier"), app=data.get("app", "")
+    )
+    # A filter with an error lists nobody, not every member as if they matched.
+    members = found.members.none() if form.errors else found.members
+    page, query = page_of(request, members)
+    return render(request, "members/list.html", {"form": form, "page": page, "query": query, "hint": found.hint})
 
 
 @permission_required("members.view_exclusion", raise_exception=True)
 def exclusions(request):
     form = ExclusionSearchForm(request.GET or None)
-    query = form.cleaned_data["q"] if form.is_valid() else ""
+    data = form.cleaned_data if form.is_valid() else {}
+    status = data.get("status") or "in_force"
+    now = timezone.now()
+    found = exclusions_list(query=data.get("q", ""), status=status, kind=data.get("kind", ""), at=now)
     # A search with an error lists nothing, not every exclusion as if they matched.
-    found = Exclusion.objects.none() if form.errors else exclusions_in_force(query=query, at=timezone.now())
-    return render(request, "members/exclusions.html", {"exclusions": found[:200], "q": query, "form": form})
+    listed = found.exclusions.none() if form.errors else found.exclusions
+    page, query = page_of(request, listed)
+    for exclusion in page:
+        exclusion.may_end = services.exclusion_end_refusal(exclusion, now=now) is None
+    tabs = [(value, label, found.counts[value]) for value, label in ExclusionSearchForm.STATUSES]
+    context = {
+        "form": form,
+        "page": page,
+        "query": query,
+        "status": status,
+        "tabs": tabs,
+        "tab_query": _without(request, "status", "page"),
+        "searched": bool(data.get("q") or data.get("kind")),
+    }
+    return render(request, "members/exclusions.html", context)
 
 
 @permission_required("members.add_exclusion", raise_exception=True)
@@ -127,8 +281,38 @@ def imports(request):
             else:
                 import_job_run_task.delay_on_commit(job.pk)
                 return redirect("members:import_detail", job_id=job.pk)
-    jobs = ImportJob.objects.select_related("created_by")[:30]
-    return render(request, "members/imports.html", {"form": form, "jobs": jobs, "columns": COLUMNS})
+    filters = ImportFilterForm(request.GET or None)
+    data = filters.cleaned_data if filters.is_valid() else {}
+    jobs = ImportJob.objects.select_related("created_by").order_by("-created_at", "-pk")
+    if data.get("kind"):
+        jobs = jobs.filter(kind=data["kind"])
+    counts = dict(jobs.order_by().values_list("status").annotate(n=Count("pk")))
+    if data.get("status"):
+        jobs = jobs.filter(status=data["status"])
+    page, query = page_of(request, jobs.none() if filters.errors else jobs)
+    context = {
+        "form": form,
+        "filters": filters,
+        "page": page,
+        "query": query,
+        "columns": COLUMNS,
+        "kinds": ImportKind.choices,
+        "status_counts": [(value, label, counts.get(value, 0)) for value, label in ImportStatus.choices],
+        "all_count": sum(counts.values()),
+        "status": data.get("status", ""),
+        "tab_query": _without(request, "status", "page"),
+    }
+    return render(request, "members/imports.html", context)
+
+
+@permission_required("members.add_importjob", raise_exception=True)
+def import_sample(request, kind: str):
+    """A file of `kind` to start from: the header line and two example rows."""
+    if kind not in ImportKind.values:
+        raise Http404
+    response = HttpResponse(sample_csv(kind), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{kind}-import-sample.csv"'
+    return response
 
 
 @permission_required("members.view_importjob", raise_exception=True)
@@ -139,6 +323,7 @@ def import_detail(request, job_id: int):
         "progress": services.import_job_progress(job),
         "stalled": job.is_stalled(timezone.now()),
         "row_errors": job.row_errors.all()[:200],
+        "rejection": _rejection_reason(job.message),
         "keep_rejected_days": settings.IMPORT_KEEP_REJECTED_DAYS,
     }
     return render(request, "members/import_detail.html", context)
@@ -155,6 +340,11 @@ def import_progress(request, job_id: int):
     return response
 
 
+def _rejection_reason(message: str) -> str:
+    """The job's message without its "nothing was imported", which the banner says once itself."""
+    return re.sub(r"[;:] nothing was imported\.", ".", message)
+
+
 class _Echo:
     def write(self, value):
         return value
@@ -164,12 +354,15 @@ class _Echo:
 def import_errors_csv(request, job_id: int):
     job = get_object_or_404(ImportJob, pk=job_id)
     writer = csv.writer(_Echo())
-    rows = (writer.writerow([e.line, spreadsheet_safe(e.message)]) for e in job.row_errors.iterator(chunk_size=5000))
+    rows = (
+        writer.writerow([e.line, spreadsheet_safe(e.message), spreadsheet_safe(e.text)])
+        for e in job.row_errors.iterator(chunk_size=5000)
+    )
     response = StreamingHttpResponse(_with_header(writer, rows), content_type="text/csv")
     response["Content-Disposition"] = f'attachment; filename="import-{job.pk}-errors.csv"'
     return response
 
 
 def _with_header(writer, rows):
-    yield writer.writerow(["line", "error"])
+    yield writer.writerow(["line", "error", "row in the file"])
     yield from rows

@@ -55,4 +55,4 @@ def test_the_page_of_a_purged_import_still_shows_its_errors(reference_data, mana
     job = finished(member_line(tier="Gold"), days_ago=31)
     import_files_purge(now=NOW)
     page = manager.get(reverse("members:import_detail", args=[job.pk])).text
-    assert "unknown tier" in page and "The uploaded file was deleted on 2026-11-30" in page
+    assert "unknown tier" in page and "The uploaded file was deleted on 30 Nov 2026" in page

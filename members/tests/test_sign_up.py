@@ -110,8 +110,10 @@ def test_the_sign_up_page_issues_a_card_and_shows_the_member(desk, reference_dat
         follow=True,
     )
     member = Member.objects.get()
-    assert response.redirect_chain[-1][0] == reverse("members:detail", args=[member.pk])
-    assert f"New card number: {member.card_number}" in response.content.decode()
+    # Like an activation's receipt: the printable welcome slip with the new card number.
+    assert response.redirect_chain[-1][0] == reverse("members:welcome_slip", args=[member.pk])
+    assert f'id="slip-card-number">{member.card_number}<' in response.content.decode()
+    assert member.phone == "+27825550101"
 
 
 def test_the_sign_up_page_shows_the_refusal_and_keeps_what_was_typed(desk, reference_data):
