@@ -107,7 +107,7 @@ class SignUpForm(GuardedForm):
     )
     phone = PhoneField(required=False)
     email = forms.EmailField(required=False, label="E-mail")
-    home_property = forms.ModelChoiceField(queryset=Property.objects.all())
+    home_property = forms.ModelChoiceField(queryset=Property.objects.all(), empty_label="Pick the casino")
     app_registered_on = TextDateField(required=False, label="Registered on the app on")
 
 

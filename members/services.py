@@ -551,7 +551,8 @@ def _import_file(job: ImportJob, claim: str, actor: Actor, errors: ErrorSpool, c
 
 
 def _bad_rows_message(errors: ErrorSpool) -> str:
-    return f"{errors.count} bad row(s): nothing was imported. Fix them and upload the whole file again."
+    rows = "1 bad row" if errors.count == 1 else f"{errors.count:,} bad rows"
+    return f"{rows}: nothing was imported. Fix {'it' if errors.count == 1 else 'them'} and upload the whole file again."
 
 
 def _import_apply(job: ImportJob, counts: ImportCounts, errors: ErrorSpool) -> str:

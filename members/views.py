@@ -106,10 +106,11 @@ def _change_lines(event: AuditEvent) -> list[str]:
     changes = event.data.get("changes") if event.action == "member.updated" and isinstance(event.data, dict) else None
     if not isinstance(changes, dict):
         return []
+    order = {name: rank for rank, name in enumerate(FIELD_WORDS)}  # the form's: the database keeps its own
     return [
         f"{FIELD_WORDS.get(name, name).capitalize()}: {_shown(pair.get('before'))} \N{RIGHTWARDS ARROW} "
         f"{_shown(pair.get('after'))}"
-        for name, pair in changes.items()
+        for name, pair in sorted(changes.items(), key=lambda item: order.get(item[0], len(order)))
         if isinstance(pair, dict)
     ]
 

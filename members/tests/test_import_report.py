@@ -103,7 +103,7 @@ def test_the_rejection_banner_says_nothing_was_imported_once(reference_data, man
     job = run_import("members", f"{MEMBERS_HEADER}\n{member_line(tier='Gold')}\n")
     page = manager.get(reverse("members:import_detail", args=[job.pk])).content.decode()
     assert page.lower().count("nothing was imported") == 1
-    assert "Rejected: nothing was imported.</strong> 1 bad row(s). Fix them and upload the whole file again." in page
+    assert "Rejected: nothing was imported.</strong> 1 bad row. Fix it and upload the whole file again." in page
 
 
 def test_a_file_rejected_whole_says_why_after_the_banner(reference_data, manager):

@@ -92,7 +92,7 @@ def test_a_file_with_a_bad_row_is_rejected_by_the_worker(celery_worker, referenc
     assert job.status == ImportStatus.FAILED
     assert job.rows_total == 3
     assert job.rows_imported == 0
-    assert "1 bad row(s): nothing was imported" in job.message
+    assert "1 bad row: nothing was imported" in job.message
     errors = list(ImportRowError.objects.filter(job=job).values_list("line", "message"))
     assert [line for line, _ in errors] == [3]  # the header is line 1
     assert "unknown tier 'Platinum'" in errors[0][1]
