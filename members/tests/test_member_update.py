@@ -11,6 +11,7 @@ from core.audit import Actor
 from core.errors import DomainError
 from core.models import AuditEvent
 from core.roles import AUDITOR, CASH_DESK
+from members import services
 from members.models import Member
 from members.services import member_update
 from members.tests.factories import ExclusionFactory, MemberFactory, sa_id_for
@@ -193,3 +194,19 @@ def test_the_app_registration_and_online_betting_flags_are_corrected(manager_act
 def test_a_job_without_a_user_may_correct_anything(member):
     member_update(actor=Actor.system("test"), member_id=member.pk, last_name="Dlamini")
     assert Member.objects.get(pk=member.pk).last_name == "Dlamini"
+
+
+def test_a_number_taken_by_a_sign_up_during_the_correction_gets_the_same_refusal(manager_actor, member, monkeypatch):
+    """The check for another member's number runs before the write; a desk that signs the person
+    up in between loses nothing to a server error: the unique index answers, in the same words."""
+    number = sa_id_for(dt.date(1979, 3, 21), 4321)
+    real = services.person_refusals
+
+    def signed_up_meanwhile(**kwargs):
+        MemberFactory(id_number=number, card_number="1000000017")
+        return real(**kwargs)
+
+    monkeypatch.setattr(services, "person_refusals", signed_up_meanwhile)
+    with pytest.raises(DomainError, match="already a member: card 1000000017") as refused:
+        member_update(actor=manager_actor, member_id=member.pk, id_number=number)
+    assert refused.value.code == "already_member"
