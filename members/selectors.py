@@ -66,15 +66,6 @@ def member_lookup(raw: str, *, limit: int = LOOKUP_LIMIT) -> LookupResult:
     return LookupResult(query, "name", found[:limit], truncated=len(found) > limit)
 
 
-def exclusions_in_force(*, query: str, at) -> ExclusionQuerySet:
-    """Exclusions in force at `at`, optionally those of one ID number (typed with or without
-    spaces, any document type) or with part of the name."""
-    in_force = Exclusion.objects.in_force_at(at).select_related("recorded_by")
-    if query:
-        in_force = in_force.filter(Q(id_number=normalise_id_number(query)) | Q(full_name__icontains=query))
-    return in_force
-
-
 @dataclass(frozen=True)
 class MemberList:
     members: "QuerySet[Member]"
