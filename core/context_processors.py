@@ -3,6 +3,7 @@ from django.urls import reverse
 # (label, url name, permission). A link shows only to those who hold its permission.
 NAVIGATION = [
     ("Member lookup", "members:lookup", "members.view_member"),
+    ("Members", "members:list", "members.view_member"),
     ("Sign up a guest", "members:sign_up", "members.add_member"),
     ("Exclusions", "members:exclusions", "members.view_exclusion"),
     ("Promotions", "promotions:list", "promotions.view_promotion"),

@@ -15,6 +15,7 @@ ROLE_PERMISSIONS: dict[str, set[str]] = {
     REWARDS_DESK: {
         "members.view_member",
         "members.add_member",
+        "members.change_member_contact",  # phone and e-mail only
         "members.view_exclusion",
         "promotions.view_promotion",
         "draws.view_draw",
@@ -29,6 +30,7 @@ ROLE_PERMISSIONS: dict[str, set[str]] = {
     },
     PROMOTIONS_MANAGER: {
         "members.view_member",
+        "members.change_member",  # corrects a member's record
         "members.view_exclusion",
         "members.add_exclusion",
         "members.change_exclusion",
