@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from django.utils import timezone
 
+from core.formats import local_date
 from members.identity import age_on
 from members.models import Exclusion, Member
 
@@ -49,12 +50,12 @@ def person_refusals(
             if not (date_of_birth.month == 2 and date_of_birth.day == 29)
             else dt.date(date_of_birth.year + 18, 3, 1)
         )
-        reasons.append(f"Under 18 (aged {age}; turns 18 on {turns_18:%d %B %Y}).")
+        reasons.append(f"Under 18 (aged {age}; turns 18 on {local_date(turns_18)}).")
     exclusions = Exclusion.objects.for_identity(id_number).in_force_during(at, until).order_by("starts_at")
     for exclusion in exclusions:
         since = timezone.localdate(exclusion.starts_at)
         until = f" until {exclusion.until_label}" if exclusion.ends_at else ""
-        reasons.append(f"{exclusion.get_kind_display()} since {since.day} {since:%b %Y}{until}: {exclusion.reason}")
+        reasons.append(f"{exclusion.get_kind_display()} since {local_date(since)}{until}: {exclusion.reason}")
     return reasons
 
 

@@ -5,6 +5,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from core.formats import local_date, local_datetime
 from members.identity import IdType
 
 
@@ -175,9 +176,8 @@ class Exclusion(models.Model):
         if self.ends_at is None:
             return ""
         if self.ends_at_midnight:
-            return f"{self.last_day.day} {self.last_day:%b %Y}, inclusive"
-        ends = timezone.localtime(self.ends_at)
-        return f"{ends.day} {ends:%b %Y %H:%M}"
+            return f"{local_date(self.last_day)}, inclusive"
+        return local_datetime(self.ends_at)
 
 
 class PointsEntry(models.Model):

@@ -22,7 +22,7 @@ def test_a_member_is_under_18_until_the_day_of_their_18th_birthday(reference_dat
     member = MemberFactory(date_of_birth=dt.date(2008, 3, 15))
     eligibility = member_eligibility(member)
     assert not eligibility.eligible
-    assert eligibility.reasons == ["Under 18 (aged 17; turns 18 on 15 March 2026)."]
+    assert eligibility.reasons == ["Under 18 (aged 17; turns 18 on 15 Mar 2026)."]
     assert member_eligibility(member, dt.datetime(2026, 3, 15, 0, 0, tzinfo=SAST)).eligible
 
 
@@ -81,7 +81,7 @@ def test_the_refusal_names_the_last_day_of_the_exclusion_not_the_midnight_after_
         ends_at=dt.datetime(2027, 11, 30, tzinfo=SAST),  # last day entered: 29 November 2027
     )
     assert member_eligibility(member).reasons == [
-        "Self-excluded since 1 Nov 2026 until 29 Nov 2027, inclusive: Asked for a year."
+        "Self-excluded since 01 Nov 2026 until 29 Nov 2027, inclusive: Asked for a year."
     ]
 
 

@@ -200,7 +200,7 @@ def test_an_exclusion_ended_early_shows_when_it_ended(on_30_november, user_for, 
     exclusion_end(actor=Actor.for_user(user_for("promotions_manager")), exclusion_id=exclusion.pk)
     exclusion.refresh_from_db()
     assert exclusion.last_day == dt.date(2026, 11, 30)
-    assert exclusion.until_label == "30 Nov 2026 10:00"
+    assert exclusion.until_label == "Mon 30 Nov 2026 10:00"
 
 
 def test_the_member_page_shows_the_last_day_of_an_exclusion(on_30_november, manager, reference_data):
