@@ -1,5 +1,7 @@
 from django.db import migrations
 
+from core.migration_sql import postgresql_only
+
 # The audit log is append-only: the database itself refuses to rewrite it, whoever asks.
 # (TRUNCATE is a table-level operation that row triggers do not see; only the database owner
 # can run it, and the test suite uses it to reset tables between tests.)
@@ -22,16 +24,6 @@ DROP FUNCTION IF EXISTS core_auditevent_refuse_change();
 """
 
 
-def forward(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(FORWARD, params=None)
-
-
-def backward(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(BACKWARD, params=None)
-
-
 class Migration(migrations.Migration):
     dependencies = [("core", "0001_initial")]
-    operations = [migrations.RunPython(forward, backward)]
+    operations = [postgresql_only(FORWARD, BACKWARD)]

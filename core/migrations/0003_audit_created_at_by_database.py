@@ -1,6 +1,8 @@
 import django.db.models.functions.datetime
 from django.db import migrations, models
 
+from core.migration_sql import postgresql_only
+
 # Whatever an INSERT says, the row is stamped with the database's clock: a back-dated event
 # cannot be written, not even by raw SQL. (clock_timestamp: the moment of the insert itself,
 # not the start of a long transaction.)
@@ -23,16 +25,6 @@ DROP FUNCTION IF EXISTS core_auditevent_stamp();
 """
 
 
-def forward(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(FORWARD, params=None)
-
-
-def backward(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(BACKWARD, params=None)
-
-
 class Migration(migrations.Migration):
     dependencies = [("core", "0002_audit_append_only")]
     operations = [
@@ -43,5 +35,5 @@ class Migration(migrations.Migration):
                 db_default=django.db.models.functions.datetime.Now(), db_index=True, editable=False
             ),
         ),
-        migrations.RunPython(forward, backward),
+        postgresql_only(FORWARD, BACKWARD),
     ]

@@ -1,5 +1,7 @@
 from django.db import migrations
 
+from core.migration_sql import postgresql_only
+
 # A draw's picks are its record: the database refuses to delete one, or to change one except to
 # record the outcome of a pick that has none yet (DRAWS.md §3: kept, in order, never edited).
 FORWARD = """
@@ -34,16 +36,6 @@ DROP FUNCTION IF EXISTS draws_drawpick_write_once();
 """
 
 
-def forward(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(FORWARD, params=None)
-
-
-def backward(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(BACKWARD, params=None)
-
-
 class Migration(migrations.Migration):
     dependencies = [("draws", "0007_draw_runs")]
-    operations = [migrations.RunPython(forward, backward)]
+    operations = [postgresql_only(FORWARD, BACKWARD)]

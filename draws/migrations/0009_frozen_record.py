@@ -1,5 +1,7 @@
 from django.db import migrations
 
+from core.migration_sql import postgresql_only
+
 # What a draw's record is computed from stays as it was when it was committed: once a draw has
 # started, its frozen entry list, hashes, seed and run settings do not change; once its entries
 # are frozen, its activations do not change; once it has started, its RAPS list does not
@@ -78,16 +80,6 @@ DROP FUNCTION IF EXISTS draws_draw_record_frozen();
 """
 
 
-def forward(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(FORWARD, params=None)
-
-
-def backward(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(BACKWARD, params=None)
-
-
 class Migration(migrations.Migration):
     dependencies = [("draws", "0008_picks_append_only")]
-    operations = [migrations.RunPython(forward, backward)]
+    operations = [postgresql_only(FORWARD, BACKWARD)]
