@@ -174,12 +174,16 @@ def closing_today(property_ids: list[int] | None, now: dt.datetime) -> list[Draw
     ]
 
 
+TO_RUN_WITHIN = dt.timedelta(days=7)
+
+
 def draws_to_run(property_ids: list[int] | None, now: dt.datetime) -> list[DrawNote]:
-    """Entries frozen and waiting for Start, or drawing now: the oldest first (a draw left
-    unrun is the one to see)."""
+    """Entries frozen and waiting for Start, or drawing now, due within the last week or later:
+    the oldest first (a draw left unrun is the one to see). Older ones, such as a seed
+    promotion's past season loaded today, stay in the draws list without crowding this one."""
     draws = (
         _at(Draw.objects.with_related(), property_ids)
-        .filter(status__in=(DrawStatus.CLOSED, DrawStatus.RUNNING))
+        .filter(status__in=(DrawStatus.CLOSED, DrawStatus.RUNNING), scheduled_at__gte=now - TO_RUN_WITHIN)
         .annotate(
             n_winners=_per_draw(DrawPick.objects.filter(outcome__in=WINNING_OUTCOMES), Count("pk")),
             has_list=Exists(RapsList.objects.filter(draw=OuterRef("pk"))),

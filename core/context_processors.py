@@ -18,8 +18,12 @@ def navigation(request):
     if user is None or not user.is_authenticated:
         return {"nav_items": []}
     items = [
-        {"label": label, "url": reverse(name), "active": request.path.startswith(reverse(name))}
-        for label, name, permission in NAVIGATION
-        if user.has_perm(permission)
+        {"label": label, "url": reverse(name)} for label, name, permission in NAVIGATION if user.has_perm(permission)
     ]
+    # One active link: the longest address the page is under (/members/ is the lookup's, but a
+    # page under /members/imports/ belongs to Imports alone).
+    under = [item["url"] for item in items if request.path.startswith(item["url"])]
+    current = max(under, key=len, default=None)
+    for item in items:
+        item["active"] = item["url"] == current
     return {"nav_items": items}

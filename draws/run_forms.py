@@ -11,12 +11,15 @@ class StartForm(GuardedForm):
         max_length=120,
         required=False,
         label="Witness",
+        widget=forms.TextInput(attrs={"class": "form-control"}),
         help_text="The independent witness's full name, kept on the draw record and the certificate.",
     )
 
 
 class WitnessForm(GuardedForm):
-    witness_name = forms.CharField(max_length=120, label="Witness")
+    witness_name = forms.CharField(
+        max_length=120, label="Witness", widget=forms.TextInput(attrs={"class": "form-control"})
+    )
 
 
 class OutcomeForm(GuardedForm):
@@ -29,13 +32,15 @@ class SerialForm(GuardedForm):
     serial = forms.CharField(
         max_length=40,
         label="Serial of the ticket drawn",
-        widget=forms.TextInput(attrs={"autofocus": True, "inputmode": "numeric", "autocomplete": "off"}),
+        widget=forms.TextInput(
+            attrs={"autofocus": True, "inputmode": "numeric", "autocomplete": "off", "class": "form-control"}
+        ),
         help_text="Type or scan the number printed on the ticket, then Enter.",
     )
 
 
 class EndShortForm(GuardedForm):
     reason = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 2}),
+        widget=forms.Textarea(attrs={"rows": 2, "class": "form-control"}),
         help_text="Why the draw ends before it has all its winners; kept on the record.",
     )

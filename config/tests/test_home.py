@@ -171,6 +171,9 @@ def attention(clock, reference_data):
     ImportJob.objects.filter(pk=old_rejected.pk).update(created_at=timezone.now() - dt.timedelta(days=8))
     done = ImportJob.objects.create(kind="points", original_name="good.csv", status=ImportStatus.SUCCEEDED)
     gh_closing = make_draw(make_series(property_code="GH"), at(13, 15))
+    # A past season's draw never run (a seed promotion loaded today): not on the start page.
+    old_season = make_draw(make_series(property_code="GRC", windows=EARLY), at(9, 30, days=-8))
+    Draw.objects.filter(pk=old_season.pk).update(status=DrawStatus.CLOSED, entries_frozen_at=at(9, 25, days=-8))
     return locals()
 
 
@@ -183,6 +186,7 @@ def test_the_manager_sees_what_needs_attention_at_their_properties(user_for, att
     to_run = content[content.index('id="draws-to-run"') :].split("</div></div></div>")[0]
     assert "Was due at 09:30: waiting for Start." in to_run
     assert "Drawing now: 0 of 3 winners." in to_run
+    assert link("draws:detail", attention["old_season"].pk) not in to_run
     assert to_run.index(link("draws:detail", attention["waiting"].pk)) < to_run.index(
         link("draws:detail", attention["running"].pk)
     )

@@ -199,3 +199,10 @@ def test_the_auditor_cannot_upload_an_import(auditor, reference_data):
 def test_a_staff_login_does_not_open_the_device_api(role, client_for, objects):
     response = client_for(role).get(reverse("api:open_draws", kwargs={"card_number": objects["member"].card_number}))
     assert response.status_code == 401
+
+
+def test_one_navigation_link_is_active_the_longest_the_page_is_under(manager):
+    nav = manager.get(reverse("members:imports")).context["nav_items"]
+    assert [item["label"] for item in nav if item["active"]] == ["Imports"]
+    nav = manager.get(reverse("members:lookup")).context["nav_items"]
+    assert [item["label"] for item in nav if item["active"]] == ["Member lookup"]
