@@ -255,6 +255,12 @@ class Activation(models.Model):
     def __str__(self) -> str:
         return f"{self.receipt_number}: {self.first_serial}-{self.last_serial}"
 
+    def serials(self) -> str:
+        """ "36-40" (with an en dash), or "36" for a single ticket, for people."""
+        if self.first_serial == self.last_serial:
+            return str(self.first_serial)
+        return f"{self.first_serial}\N{EN DASH}{self.last_serial}"
+
 
 class DrawStanding(models.Model):
     """The draw page's allocation overview (members, tickets available, the largest

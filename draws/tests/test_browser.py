@@ -49,5 +49,5 @@ def test_the_desk_activates_a_queen_members_tickets_and_prints_the_receipt(page,
     expect(page.locator("#id_card")).to_be_focused()  # a swipe before the field has focus is lost
     page.keyboard.type("8000000001")
     page.keyboard.press("Enter")
-    expect(page.locator("#already-activated")).to_contain_text("Already activated 14 tickets (1\N{EN DASH}14)")
+    expect(page.locator("#already-activated")).to_contain_text("Already activated 14 tickets (serials 1\N{EN DASH}14)")
     assert Activation.objects.filter(member=member).count() == 1

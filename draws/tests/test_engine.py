@@ -394,3 +394,8 @@ def test_frozen_activations_are_kept_even_before_the_start_and_the_run_may_still
     record(draw.picks.get(outcome=""))
     draw_end_short(actor=MANAGER, draw_id=draw.pk, reason="Only two entrants.")
     assert Draw.objects.get(pk=draw.pk).status == DrawStatus.DRAWN
+
+
+def test_a_single_ticket_reads_as_one_serial(series):
+    draw, _ = closed_draw(series, DRAW_AT, [1, 4])
+    assert [a.serials() for a in draw.activations.order_by("first_serial")] == ["1", "2\N{EN DASH}5"]
