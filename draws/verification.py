@@ -23,6 +23,7 @@ not failures of the record, but the record does not hold as a whole until they c
 """
 
 import bisect
+import datetime as dt
 import hashlib
 import json
 import re
@@ -393,7 +394,7 @@ class _PickChecker:
                 f"not member {pick['member_id']}"
             )
         else:
-            said.append(f"owner member {owner.member_id} (serials {owner.first}-{owner.last})")
+            said.append(f"its owner is member no. {owner.member_id} (serials {owner.first}-{owner.last})")
         return pending
 
     def _check_raps_row(self, pick: dict, problems: list[str], said: list[str]) -> bool:
@@ -488,6 +489,16 @@ def _check_winners(report: Report, record: dict, winning: list[dict]) -> None:
     report.add("Winners", False, "; ".join(problems))
 
 
+def _moment(iso: str) -> str:
+    """ "Sun 29 Nov 2026 19:30 (+02:00)" for people; the ISO text itself if it is not one."""
+    try:
+        moment = dt.datetime.fromisoformat(iso)
+    except (TypeError, ValueError):
+        return str(iso)
+    offset = moment.strftime("%z")
+    return moment.strftime("%a %d %b %Y %H:%M") + (f" ({offset[:3]}:{offset[3:]})" if offset else "")
+
+
 def verify_record(record_json: bytes, entries: bytes) -> Report:
     """Every check of the record, in order (see the module's docstring)."""
     report = Report()
@@ -506,7 +517,7 @@ def verify_record(record_json: bytes, entries: bytes) -> Report:
     report.add(
         "Record",
         True,
-        f"draw {draw['id']} ({draw['name']}, {draw['property']}, {draw['method']}, {draw['scheduled_at']})",
+        f"draw {draw['id']} ({draw['name']}, {draw['property']}, {draw['method']}, {_moment(draw['scheduled_at'])})",
     )
     parsed = _check_entries(report, record, entries)
     seed, no_seed_because = _check_seed(report, record)

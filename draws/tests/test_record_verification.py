@@ -62,7 +62,7 @@ def test_a_good_record_holds_pick_by_pick(files):
     ]
     first = picks[0]
     assert str(line(report, "Pick 1")).startswith(
-        f"Pick 1: serial {first['serial']} is the one k=1 gives; owner member {first['member_id']} (serials "
+        f"Pick 1: serial {first['serial']} is the one k=1 gives; its owner is member no. {first['member_id']} (serials "
     )
     assert str(line(report, "Pick 1")).endswith("; no-show: redrawn — holds")
     assert report.summary() == "Every check holds: the record is consistent."
@@ -316,3 +316,8 @@ def test_a_draw_not_frozen_yet_does_not_verify_and_nothing_fails(reference_data)
     assert line(report, "Entry list hash").detail == "the record has no entry-list hash: the entries are not frozen yet"
     assert line(report, "Entry list").detail == "empty"
     assert line(report, "Seed").verdict == "not verified yet"
+
+
+def test_the_record_line_names_the_draw_time_for_people(files):
+    record = line(verify_record(files.json, files.entries), "Record").detail
+    assert "Wed 15 Oct 2025 13:00 (+02:00)" in record and "T13:00:00" not in record
