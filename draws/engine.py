@@ -274,8 +274,8 @@ def raps_next_pool(draw: Draw, picks: list[DrawPick]) -> str | None:
         pool_picks = [p for p in picks if p.pool == pool]
         if sum(p.outcome in WINNING_OUTCOMES for p in pool_picks) >= raps.quota(pool):
             continue
-        players = set(raps.entries.filter(pool=pool).values_list("member_id", flat=True))
-        if players - _barred_members(picks):
+        # One query, not the pool's rows: a list may hold 100,000 players.
+        if raps.entries.filter(pool=pool).exclude(member_id__in=_barred_members(picks)).exists():
             return pool
     return None
 
