@@ -19,6 +19,12 @@ def page_of(request, queryset, per_page: int = PER_PAGE) -> Paging:
     paginator = Paginator(queryset, per_page)
     page = paginator.get_page(request.GET.get("page"))
     page.numbers = list(paginator.get_elided_page_range(page.number, on_each_side=2, on_ends=1))
+    return Paging(page, query_without(request, "page"))
+
+
+def query_without(request, *names: str) -> str:
+    """The request's query string without `names`: a link that changes one filter keeps the others."""
     query = request.GET.copy()
-    query.pop("page", None)
-    return Paging(page, query.urlencode())
+    for name in names:
+        query.pop(name, None)
+    return query.urlencode()

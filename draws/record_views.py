@@ -4,12 +4,12 @@ verification report, the certificate PDF and the winners list of a promotion."""
 import csv
 
 from django.contrib.auth.decorators import permission_required
-from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
 from core.formats import spreadsheet_safe
+from core.paging import page_of
 from draws import certificate
 from draws.models import Draw
 from draws.record import draw_record_files, entries_summary, winners_wanted
@@ -84,10 +84,9 @@ def record_certificate(request, draw_id: int):
 @permission_required(READ_RECORD, raise_exception=True)
 def promotion_winners(request, promotion_id: int):
     promotion = get_object_or_404(Promotion, pk=promotion_id)
-    page = Paginator(promotion_winning_picks(promotion_id=promotion.pk), WINNERS_PER_PAGE).get_page(
-        request.GET.get("page")
-    )
-    return render(request, "draws/record_promotion_winners.html", {"promotion": promotion, "page": page})
+    page, query = page_of(request, promotion_winning_picks(promotion_id=promotion.pk), WINNERS_PER_PAGE)
+    context = {"promotion": promotion, "page": page, "query": query}
+    return render(request, "draws/record_promotion_winners.html", context)
 
 
 @permission_required(READ_RECORD, raise_exception=True)

@@ -11,7 +11,7 @@ from core.audit import Actor
 from core.errors import DomainError
 from core.formats import local_datetime
 from core.forms import submit
-from core.paging import page_of
+from core.paging import page_of, query_without
 from draws import listing, receipts, scheduling, services
 from draws.allocation import MemberDrawStanding, earning_period, member_allocation
 from draws.forms import CardForm, DrawCancelForm, DrawListFilter, DrawMoveForm, ScheduleDrawsForm
@@ -33,9 +33,6 @@ def draw_list(request):
     desk = request.user.has_perm("draws.add_activation")
     # Each row offers "Activate tickets" only when the desk could (the same check as the service).
     rows = [listing.draw_row(draw, activate_refusal=_desk_refusal(draw, now) if desk else None) for draw in page]
-    presets = request.GET.copy()
-    for key in ("when", "page"):
-        presets.pop(key, None)
     context = {
         "form": form,
         "page": page,
@@ -44,7 +41,7 @@ def draw_list(request):
         "desk": desk,
         "when": form.preset() if form.is_valid() else "",
         "presets": DrawListFilter.WHEN,
-        "presets_query": presets.urlencode(),
+        "presets_query": query_without(request, "when", "page"),
         "can_cancel": request.user.has_perm("draws.change_draw"),
         "list_query": request.GET.urlencode(),
     }

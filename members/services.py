@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from core.audit import Actor, audit_log
 from core.errors import DomainError
+from core.formats import mask_id_number
 from members.cards import card_numbers_issue
 from members.eligibility import person_refusals
 from members.identity import IdType, identify_document, validate_identity
@@ -279,7 +280,7 @@ def _audit_value(name: str, value: Any) -> Any:
     if isinstance(value, dt.date):
         return value.isoformat()
     if name == "id_number" and value:
-        return "*" * max(len(value) - 4, 0) + value[-4:]
+        return mask_id_number(value)
     return value
 
 

@@ -19,7 +19,7 @@ from core.errors import DomainError
 from core.formats import local_date, spreadsheet_safe
 from core.forms import submit
 from core.models import AuditEvent
-from core.paging import page_of
+from core.paging import page_of, query_without
 from members import lookup_views, services
 from members.eligibility import member_eligibility
 from members.forms import (
@@ -172,14 +172,6 @@ def member_edit(request, member_id: int):
     return render(request, "members/edit.html", {"member": member, "form": form, "full": full})
 
 
-def _without(request, *names: str) -> str:
-    """The request's query string without `names`: a tab's link keeps the other filters."""
-    query = request.GET.copy()
-    for name in names:
-        query.pop(name, None)
-    return query.urlencode()
-
-
 def _and(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
@@ -216,7 +208,7 @@ def exclusions(request):
         "query": query,
         "status": status,
         "tabs": tabs,
-        "tab_query": _without(request, "status", "page"),
+        "tab_query": query_without(request, "status", "page"),
         "searched": bool(data.get("q") or data.get("kind")),
     }
     return render(request, "members/exclusions.html", context)
@@ -301,7 +293,7 @@ def imports(request):
         "status_counts": [(value, label, counts.get(value, 0)) for value, label in ImportStatus.choices],
         "all_count": sum(counts.values()),
         "status": data.get("status", ""),
-        "tab_query": _without(request, "status", "page"),
+        "tab_query": query_without(request, "status", "page"),
     }
     return render(request, "members/imports.html", context)
 
