@@ -83,7 +83,6 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "crispy_forms",
     "crispy_bootstrap5",
-    "axes",  # before core: its failed-login handler marks a lockout before core audits the failure
     "core",
     "members",
     "promotions",
@@ -105,8 +104,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # Last, as django-axes asks: turns a locked-out sign-in into core.views.login_locked_out.
-    "axes.middleware.AxesMiddleware",
+    # Turns a sign-in refused by the throttle (core.throttle) into the "paused" page.
+    "core.throttle_views.SignInPauseMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -186,21 +185,19 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 if TESTING:
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-# Login throttling (django-axes): AXES_FAILURE_LIMIT wrong passwords for one username, or from
-# one address, each less than AXES_COOLOFF_TIME after the one before, pause signing in for that
-# username and that address for AXES_COOLOFF_TIME; every attempt during the pause restarts it.
+# Login throttling (core.throttle, whose docstring has the whole rule): LOGIN_FAILURE_LIMIT wrong
+# passwords within LOGIN_COOLOFF pause that username at that address for LOGIN_COOLOFF; from
+# addresses the account has never signed in from, they pause it (or the address, for accounts
+# that never signed in there) for LOGIN_SHORT_PAUSE only. A sign-in clears only its own account's
+# failures at its own address. The password-change page: LOGIN_FAILURE_LIMIT wrong current
+# passwords pause it for the account for LOGIN_COOLOFF.
 AUTHENTICATION_BACKENDS = [
     "core.auth.LoginThrottleBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
-AXES_COOLOFF_TIME = dt.timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own, not the pair
-AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "core.audit.client_ip"  # X-Forwarded-For only from TRUSTED_PROXIES
-AXES_LOCKOUT_CALLABLE = "core.views.login_locked_out"
-AXES_DISABLE_ACCESS_LOG = True  # sign-ins and sign-outs are in the audit log (core.auth)
-AXES_VERBOSE = False
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+LOGIN_COOLOFF = dt.timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15))
+LOGIN_SHORT_PAUSE = dt.timedelta(seconds=env_int("LOGIN_SHORT_PAUSE_SECONDS", 60))
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
@@ -303,7 +300,7 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     # WeasyPrint logs every step of every PDF at INFO.
-    "loggers": {"weasyprint": {"level": "WARNING"}, "fontTools": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
+    "loggers": {"weasyprint": {"level": "WARNING"}, "fontTools": {"level": "WARNING"}},
 }
 
 if not PRODUCTION:

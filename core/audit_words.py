@@ -286,8 +286,25 @@ ACTIONS: dict[str, ActionWords] = {
     "auth.logged_in": _words("Signed in", "signed in"),
     "auth.logged_out": _words("Signed out", "signed out"),
     "auth.login_failed": _words("Sign-in failed", "failed to sign in as {username}", "failed to sign in"),
-    "auth.locked_out": _words("Locked out", "locked out {username} after too many failed sign-ins"),
+    "auth.locked_out": _words(
+        "Locked out",
+        "paused signing in as {username} from {ip} for {paused_for} after too many wrong passwords",
+        "paused signing in as {username} for {paused_for} after too many wrong passwords",
+        "locked out {username} after too many failed sign-ins",
+    ),
+    "auth.unlocked": _words(
+        "Sign-in pause lifted",
+        "lifted every sign-in pause of the account {username}",
+        "lifted every sign-in pause of the address {ip}",
+    ),
     "auth.password_changed": _words("Password changed", "changed their password"),
+    "auth.password_change_failed": _words(
+        "Wrong password when changing it", "gave a wrong current password when changing their password"
+    ),
+    "auth.password_change_paused": _words(
+        "Password change paused",
+        "had changing their password paused for {paused_for} after too many wrong current passwords",
+    ),
     "user.created": _words("Staff account created", "created {object}"),
     "user.changed": _words("Staff account changed", "changed {object}"),
     "user.deleted": _words("Staff account deleted", "deleted the account {was}", "deleted {object}"),

@@ -1,26 +1,35 @@
 """Signing in and out: who tried, from where, and what came of it, in the audit log; and the
-login throttle (django-axes) wired to it."""
+login throttle (core.throttle) wired to it."""
 
-from axes.backends import AxesStandaloneBackend
 from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpRequest
 
+from core import throttle
 from core.audit import Actor, audit_log, client_ip
 
 
-class LoginThrottleBackend(AxesStandaloneBackend):
-    """Refuses any sign-in while the account or the address is locked out (axes).
+class LoginThrottleBackend:
+    """Refuses any sign-in that a pause (core.throttle) stops, before the password is checked;
+    otherwise it steps aside for the password check (ModelBackend, next in the list).
 
-    A call with no request is not a sign-in through a page (the test client's login(), a
-    management command); there is no address to throttle, so it is let through to the
-    password check like any backend would.
+    The pause is left on the request (`sign_in_pause`) for core.throttle_views.SignInPauseMiddleware,
+    which answers with the "paused" page. A call with no request is not a sign-in through a
+    page (the test client's login(), a management command): there is no address to throttle.
     """
 
     def authenticate(self, request: HttpRequest | None, username=None, password=None, **kwargs):
-        if request is None:
+        if request is None or username is None:
             return None
-        return super().authenticate(request, username=username, password=password, **kwargs)
+        pause = throttle.sign_in_pause(username=clean_text(username), ip=client_ip(request))
+        if pause is not None:
+            request.sign_in_pause = pause
+            raise PermissionDenied  # Django stops here and signals user_login_failed
+        return None
+
+    # No get_user(): no session is ever this backend's, so the test client's force_login() and
+    # Django's session lookup go to ModelBackend.
 
 
 def clean_text(value: object, limit: int = 150) -> str:
@@ -35,8 +44,11 @@ def _request_actor(request: HttpRequest | None, label: str, user=None) -> Actor:
 
 
 def on_logged_in(sender, request, user, **kwargs) -> None:
+    actor = _request_actor(request, user.get_username(), user)
     with transaction.atomic():
-        audit_log(actor=_request_actor(request, user.get_username(), user), action="auth.logged_in", obj=user)
+        audit_log(actor=actor, action="auth.logged_in", obj=user)
+        if request is not None:
+            throttle.record_sign_in(user=user, ip=actor.ip)
 
 
 def on_logged_out(sender, request, user, **kwargs) -> None:
@@ -52,26 +64,31 @@ def on_login_failed(sender, credentials, request=None, **kwargs) -> None:
     username = clean_text(credentials.get(get_user_model().USERNAME_FIELD))
     user = get_user_model().objects.filter(**{get_user_model().USERNAME_FIELD: username}).first()
     data = {"username": username}
-    if request is not None and getattr(request, "axes_locked_out", False):
-        data["locked_out"] = True
+    actor = _request_actor(request, "anonymous")
     with transaction.atomic():
-        audit_log(actor=_request_actor(request, "anonymous"), action="auth.login_failed", obj=user, data=data)
-
-
-def on_locked_out(sender, request, username, ip_address, **kwargs) -> None:
-    with transaction.atomic():
-        audit_log(
-            actor=_request_actor(request, "anonymous"),
-            action="auth.locked_out",
-            data={"username": clean_text(username), "ip": clean_text(ip_address, 45)},
-        )
+        if request is not None and getattr(request, "sign_in_pause", None) is not None:
+            # Refused by a pause: no password was checked, so nothing is counted.
+            data["locked_out"] = True
+            audit_log(actor=actor, action="auth.login_failed", obj=user, data=data)
+            return
+        audit_log(actor=actor, action="auth.login_failed", obj=user, data=data)
+        if request is None:
+            return  # not a sign-in through a page: no address to count it against
+        pause = throttle.record_login_failure(username=username, ip=actor.ip)
+        if pause is not None:
+            # This failure reached the limit: the page says so now (core.throttle_views).
+            request.sign_in_pause = pause
+            audit_log(
+                actor=actor,
+                action="auth.locked_out",
+                obj=user,
+                data={"username": username, "paused_for": pause.length_words, **({"ip": actor.ip} if actor.ip else {})},
+            )
 
 
 def connect() -> None:
-    from axes.signals import user_locked_out
     from django.contrib.auth import signals
 
     signals.user_logged_in.connect(on_logged_in, dispatch_uid="core.auth.logged_in")
     signals.user_logged_out.connect(on_logged_out, dispatch_uid="core.auth.logged_out")
     signals.user_login_failed.connect(on_login_failed, dispatch_uid="core.auth.login_failed")
-    user_locked_out.connect(on_locked_out, dispatch_uid="core.auth.locked_out")

@@ -10,6 +10,7 @@ NAVIGATION = [
     ("Draws", "draws:list", "draws.view_draw"),
     ("Imports", "members:imports", "members.view_importjob"),
     ("Audit log", "audit", "core.view_auditevent"),
+    ("Sign-in pauses", "sign_in_pauses", "core.unlock_sign_in"),
 ]
 
 

@@ -54,3 +54,52 @@ class WorkerHeartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} @ {self.last_tick_at:%H:%M:%S}"
+
+
+class SignInFailure(models.Model):
+    """One wrong password, kept for the sign-in throttle (core.throttle) and deleted when a
+    pause is lifted, when its own account signs in from that address, or after a day.
+
+    `stranger`: the account had never signed in from this address when the failure happened,
+    so the failure may be someone else's guess; such failures can pause an account only for a
+    short while, and only from addresses it has never used.
+    """
+
+    LOGIN = "login"
+    PASSWORD_CHANGE = "password_change"  # noqa: S105 (a kind of failure, not a password)
+    KINDS = [(LOGIN, "Signing in"), (PASSWORD_CHANGE, "Changing the password")]
+
+    kind = models.CharField(max_length=20, choices=KINDS, default=LOGIN)
+    username = models.CharField(max_length=150)
+    ip = models.GenericIPAddressField(null=True, blank=True)
+    stranger = models.BooleanField(default=True)
+    # Python's clock, not the database's: the throttle's tests pin the time.
+    at = models.DateTimeField()
+
+    class Meta:
+        default_permissions = ()
+        permissions = [("unlock_sign_in", "Can see and lift pauses on signing in")]
+        indexes = [
+            models.Index(fields=["username", "-at"], name="signin_failure_user_idx"),
+            models.Index(fields=["ip", "-at"], name="signin_failure_ip_idx"),
+            models.Index(fields=["-at"], name="signin_failure_at_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.username} from {self.ip} at {self.at:%Y-%m-%d %H:%M:%S}"
+
+
+class SignInAddress(models.Model):
+    """An address an account has signed in from: failures from it are never a stranger's."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    ip = models.GenericIPAddressField()
+    first_at = models.DateTimeField()
+    last_at = models.DateTimeField()
+
+    class Meta:
+        default_permissions = ()
+        constraints = [models.UniqueConstraint(fields=["user", "ip"], name="signin_address_unique")]
+
+    def __str__(self) -> str:
+        return f"user {self.user_id} from {self.ip}"

@@ -37,6 +37,7 @@ ROLE_PERMISSIONS: dict[str, set[str]] = {
         "members.view_importjob",
         "members.add_importjob",
         "core.view_auditevent",
+        "core.unlock_sign_in",  # lift a sign-in pause (core.throttle)
         "promotions.view_promotion",
         "promotions.add_promotion",
         "promotions.change_promotion",

@@ -1,36 +1,35 @@
-from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.db import transaction
-from django.shortcuts import render
-from django.utils import timezone
 
+from core import throttle
 from core.audit import Actor, audit_log
+from core.throttle_views import paused_page
 
 
 class PasswordChangeView(auth_views.PasswordChangeView):
-    """Django's page, plus the audit event: a password change is a change to who may sign in."""
+    """Django's page, plus the audit events and the throttle: a password change is a change to
+    who may sign in, and its "current password" field must not be a way to guess it (5 wrong
+    ones pause the page for the account, core.throttle)."""
+
+    def dispatch(self, request, *args, **kwargs):
+        if request.user.is_authenticated:
+            pause = throttle.password_change_pause(username=request.user.get_username())
+            if pause is not None:
+                # Paused: the current password is not even checked.
+                return paused_page(request, pause, template="registration/password_change_paused.html")
+        return super().dispatch(request, *args, **kwargs)
+
+    def form_invalid(self, form):
+        if form.has_error("old_password", "password_incorrect"):
+            pause = throttle.password_change_failed(actor=Actor.from_request(self.request), user=self.request.user)
+            if pause is not None:
+                return paused_page(self.request, pause, template="registration/password_change_paused.html")
+        return super().form_invalid(form)
 
     def form_valid(self, form):
         with transaction.atomic():
             response = super().form_valid(form)
-            audit_log(actor=Actor.from_request(self.request), action="auth.password_changed", obj=self.request.user)
+            actor = Actor.from_request(self.request)
+            audit_log(actor=actor, action="auth.password_changed", obj=self.request.user)
+            throttle.password_changed(user=self.request.user)
         return response
-
-
-def login_locked_out(request, original_response=None, credentials=None):
-    """What a locked-out sign-in sees (django-axes calls it): what happened, and when to try again.
-
-    Every further wrong attempt starts the cool-off again, so "again at" counts from now.
-    """
-    cool_off = settings.AXES_COOLOFF_TIME
-    minutes = int(cool_off.total_seconds() // 60)
-    return render(
-        request,
-        "registration/locked_out.html",
-        {
-            "failure_limit": settings.AXES_FAILURE_LIMIT,
-            "minutes": minutes,
-            "again_at": timezone.localtime(timezone.now() + cool_off),
-        },
-        status=429,
-    )

@@ -21,6 +21,7 @@ MATRIX = {
     "audit_csv": (None, {PROMOTIONS_MANAGER, AUDITOR}),
     "password_change": (None, EVERYONE),
     "password_change_done": (None, EVERYONE),
+    "sign_in_pauses": (None, {PROMOTIONS_MANAGER}),
     "members:lookup": (None, EVERYONE),
     "members:list": (None, EVERYONE),
     "members:edit": (lambda o: {"member_id": o["member"].pk}, {PROMOTIONS_MANAGER, REWARDS_DESK}),
@@ -71,6 +72,8 @@ MATRIX = {
 # POST-only actions: (kwargs maker, roles allowed).
 POST_MATRIX = {
     "members:exclusion_end": (lambda o: {"exclusion_id": o["exclusion"].pk}, {PROMOTIONS_MANAGER}),
+    # Posted empty: refused with the reason (nothing unlocked), back to the list.
+    "sign_in_unlock": (lambda o: {}, {PROMOTIONS_MANAGER}),
     "draws:standing_refresh": (lambda o: {"draw_id": o["draw"].pk}, {PROMOTIONS_MANAGER}),
     # Running a draw; posted empty: refused with the reason (nothing changes), back to the draw.
     **{
