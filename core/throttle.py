@@ -100,9 +100,14 @@ class Pause:
 
 def _pause(failures: QuerySet, *, scope: str, username: str, ip: str | None, length, now) -> Pause | None:
     """The pause `failures` impose now: the last `limit` of them less than the cool-off apart."""
+    times = list(failures.filter(at__lte=now).order_by("-at").values_list("at", flat=True)[: failure_limit()])
+    return _pause_of(times, scope=scope, username=username, ip=ip, length=length, now=now)
+
+
+def _pause_of(times: list[dt.datetime], *, scope: str, username: str, ip: str | None, length, now) -> Pause | None:
+    """`times`: the failures' times, latest first (at least the last `limit` of them)."""
     limit = failure_limit()
-    times = list(failures.filter(at__lte=now).order_by("-at").values_list("at", flat=True)[:limit])
-    if len(times) < limit or times[0] - times[-1] >= cooloff():
+    if len(times) < limit or times[0] - times[limit - 1] >= cooloff():
         return None
     until = times[0] + length
     return Pause(scope, username, ip, until, limit) if now < until else None
@@ -190,20 +195,25 @@ def current_pauses(*, now: dt.datetime | None = None) -> list[Pause]:
     recent = list(
         SignInFailure.objects.filter(at__gt=since, at__lte=now)
         .order_by("-at")
-        .values_list("kind", "username", "ip", "stranger")[:LIST_LIMIT]
+        .values_list("kind", "username", "ip", "stranger", "at")[:LIST_LIMIT]
     )
-    found: dict[tuple, Pause] = {}
-    for kind, username, ip, stranger in recent:
+    # Every row a pause in force depends on is that recent, so the pauses are worked out from
+    # these rows alone (one query, however many addresses a spray came from).
+    times: dict[tuple, list[dt.datetime]] = {}
+    for kind, username, ip, stranger, at in recent:
         if kind == SignInFailure.PASSWORD_CHANGE:
-            candidates = [(PASSWORD_CHANGE, username, None)]
+            keys = [(PASSWORD_CHANGE, username, None)]
         else:
-            candidates = [(PAIR, username, ip)] + ([(ACCOUNT, username, None), (ADDRESS, "", ip)] if stranger else [])
-        for key in candidates:
-            if key in found:
-                continue
-            pause = _scope_pause(*key, now=now)
-            found[key] = pause
-    return sorted((p for p in found.values() if p), key=lambda p: p.until, reverse=True)
+            keys = [(PAIR, username, ip)] + ([(ACCOUNT, username, None), (ADDRESS, "", ip)] if stranger else [])
+        for key in keys:
+            times.setdefault(key, []).append(at)  # latest first, as the rows come
+    pauses = []
+    for (scope, username, ip), at in times.items():
+        length = short_pause() if scope in (ACCOUNT, ADDRESS) else cooloff()
+        pause = _pause_of(at, scope=scope, username=username, ip=ip, length=length, now=now)
+        if pause is not None:
+            pauses.append(pause)
+    return sorted(pauses, key=lambda p: p.until, reverse=True)
 
 
 def _scope_pause(scope: str, username: str, ip: str | None, *, now) -> Pause | None:

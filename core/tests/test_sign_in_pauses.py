@@ -152,3 +152,34 @@ def test_a_lockout_reads_as_a_sentence_in_the_audit_log(client, nomsa, manager):
         guess_five_times(client)
     page = page_text(manager.get(reverse("audit")))
     assert f"paused signing in as nomsa from {GUESSER} for 15 minutes after too many wrong passwords" in page
+
+
+def test_the_list_is_one_query_however_many_addresses_guessed(client, nomsa, manager, django_assert_max_num_queries):
+    from core import throttle
+
+    with time_machine.travel(MORNING, tick=False):
+        SignInFailure.objects.bulk_create(
+            SignInFailure(username=f"guess{n % 7}", ip=f"10.0.{n // 250}.{n % 250}", stranger=True, at=MORNING)
+            for n in range(1500)
+        )
+        with django_assert_max_num_queries(1):
+            pauses = throttle.current_pauses()
+        assert {p.sentence for p in pauses} >= {
+            f"guess{n} cannot sign in from computers it has never signed in from" for n in range(7)
+        }
+        page = page_text(manager.get(reverse("sign_in_pauses")))
+    assert "Unlock the account guess6" in page
+
+
+def test_the_application_role_may_count_and_forget_failures(nomsa):
+    from core import throttle
+    from core.audit import Actor
+    from core.tests.test_audit_role import as_app_role
+
+    with time_machine.travel(MORNING, tick=False), as_app_role():
+        for _ in range(5):
+            throttle.record_login_failure(username="nomsa", ip=GUESSER)
+        assert throttle.sign_in_pause(username="nomsa", ip=GUESSER) is not None
+        throttle.record_sign_in(user=nomsa, ip="192.0.2.3")
+        assert throttle.unlock(actor=Actor.system("test"), username="nomsa") == 5
+        assert throttle.sign_in_pause(username="nomsa", ip=GUESSER) is None
