@@ -7,6 +7,7 @@ from django.db import transaction
 from django.http import HttpRequest
 
 from core.audit import Actor, audit_log, client_ip
+from core.swipe import CARD_SWIPE, looks_like_swipe
 
 
 class LoginThrottleBackend(AxesStandaloneBackend):
@@ -30,6 +31,13 @@ def clean_text(value: object, limit: int = 150) -> str:
     return text.encode("utf-8", "replace").decode("utf-8")[:limit]
 
 
+def _username_text(value: object) -> str:
+    """The username tried, as the audit log keeps it: a card swipe (a reader's stripe, which holds
+    a member's name, typed into the username field) is kept only as "(card swipe)"."""
+    text = clean_text(value)
+    return CARD_SWIPE if looks_like_swipe(text) else text
+
+
 def _request_actor(request: HttpRequest | None, label: str, user=None) -> Actor:
     return Actor(label=label, user=user, ip=client_ip(request) if request is not None else None)
 
@@ -49,7 +57,7 @@ def on_logged_out(sender, request, user, **kwargs) -> None:
 def on_login_failed(sender, credentials, request=None, **kwargs) -> None:
     # Django hands over the credentials with the password already masked; only the username
     # is kept, never anything from the password field.
-    username = clean_text(credentials.get(get_user_model().USERNAME_FIELD))
+    username = _username_text(credentials.get(get_user_model().USERNAME_FIELD))
     user = get_user_model().objects.filter(**{get_user_model().USERNAME_FIELD: username}).first()
     data = {"username": username}
     if request is not None and getattr(request, "axes_locked_out", False):
@@ -63,7 +71,7 @@ def on_locked_out(sender, request, username, ip_address, **kwargs) -> None:
         audit_log(
             actor=_request_actor(request, "anonymous"),
             action="auth.locked_out",
-            data={"username": clean_text(username), "ip": clean_text(ip_address, 45)},
+            data={"username": _username_text(username), "ip": clean_text(ip_address, 45)},
         )
 
 

@@ -81,7 +81,9 @@ class DrawCancelForm(forms.Form):
     )
 
 
-class CardForm(forms.Form):
+class CardForm(GuardedForm):
+    card_fields = ("card",)
+
     card = forms.CharField(
         label="Swipe the member's card, or type the card number",
         max_length=200,

@@ -45,6 +45,7 @@ class PhoneField(forms.CharField):
 
 
 class LookupForm(GuardedForm):
+    card_fields = ("q",)
     q = forms.CharField(
         label="Swipe card, or type a card number, ID number or name",
         max_length=200,
@@ -82,6 +83,7 @@ class ImportFilterForm(FilterForm):
 class MemberFilterForm(FilterForm):
     """The members list's filters."""
 
+    card_fields = ("q",)
     q = forms.CharField(
         required=False,
         max_length=200,
