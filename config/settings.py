@@ -198,6 +198,7 @@ AXES_COOLOFF_TIME = dt.timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own, not the pair
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "core.audit.client_ip"  # X-Forwarded-For only from TRUSTED_PROXIES
+AXES_USERNAME_CALLABLE = "core.auth.axes_username"  # a card swipe counted and kept as "(card swipe)"
 AXES_LOCKOUT_CALLABLE = "core.views.login_locked_out"
 AXES_DISABLE_ACCESS_LOG = True  # sign-ins and sign-outs are in the audit log (core.auth)
 AXES_VERBOSE = False

@@ -2,6 +2,7 @@
 login throttle (django-axes) wired to it."""
 
 from axes.backends import AxesStandaloneBackend
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.http import HttpRequest
@@ -36,6 +37,16 @@ def _username_text(value: object) -> str:
     a member's name, typed into the username field) is kept only as "(card swipe)"."""
     text = clean_text(value)
     return CARD_SWIPE if looks_like_swipe(text) else text
+
+
+def axes_username(request: HttpRequest, credentials: dict | None = None) -> str | None:
+    """The username django-axes counts and keeps in its tables (settings.AXES_USERNAME_CALLABLE):
+    axes' own choice (the credentials, else the posted form), but a card swipe as "(card swipe)".
+    The sign-in forms refuse a swipe before the password check (core.forms.LoginForm); this
+    keeps the stripe out of axes' tables whatever else calls authenticate()."""
+    field = getattr(settings, "AXES_USERNAME_FORM_FIELD", "username")
+    name = credentials.get(field) if credentials else getattr(request, "data", request.POST).get(field)
+    return CARD_SWIPE if isinstance(name, str) and looks_like_swipe(name) else name
 
 
 def _request_actor(request: HttpRequest | None, label: str, user=None) -> Actor:

@@ -190,6 +190,6 @@ class ExclusionForm(GuardedForm):
         return cls.start_of(day + dt.timedelta(days=1)) if day else None
 
 
-class ImportForm(forms.Form):
+class ImportForm(GuardedForm):
     kind = forms.ChoiceField(choices=ImportKind.choices)
     file = forms.FileField(help_text="CSV, UTF-8, with the header line shown below.")
