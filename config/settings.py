@@ -297,10 +297,19 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    # A card swipe (it holds a member's name) is masked in every record written (core.swipe):
+    # on the handler for every logger, and on the request loggers themselves, before Django's
+    # own handlers (its DEBUG console, mail to ADMINS) see their records.
+    "filters": {"no_swipes": {"()": "core.swipe.SwipeLogFilter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["no_swipes"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     # WeasyPrint logs every step of every PDF at INFO.
-    "loggers": {"weasyprint": {"level": "WARNING"}, "fontTools": {"level": "WARNING"}},
+    "loggers": {
+        "weasyprint": {"level": "WARNING"},
+        "fontTools": {"level": "WARNING"},
+        "django.request": {"filters": ["no_swipes"]},
+        "django.server": {"filters": ["no_swipes"]},
+    },
 }
 
 if not PRODUCTION:

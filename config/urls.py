@@ -7,6 +7,7 @@ from django.views.generic import RedirectView
 
 from config.home import home
 from core import views as core_views
+from core.forms import LoginForm
 from draws.api import api_urls
 
 urlpatterns = [
@@ -18,7 +19,7 @@ urlpatterns = [
     path("promotions/", include("promotions.urls")),
     path("draws/", include("draws.urls")),
     path("proxies/", include("proxies.urls")),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/password/", core_views.PasswordChangeView.as_view(), name="password_change"),
     path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),

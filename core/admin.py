@@ -7,6 +7,7 @@ from django.db import transaction
 from django.http import HttpResponseRedirect
 
 from core.audit import Actor, audit_log
+from core.forms import AdminLoginForm
 from core.models import AuditEvent
 
 
@@ -174,3 +175,7 @@ class RoleAdmin(ReadOnlyAdmin, GroupAdmin):
 
 admin.site.unregister(Group)
 admin.site.register(Group, RoleAdmin)
+
+# A card swipe in the admin's username field is refused before the password check, as on the
+# sign-in page (core.forms.LoginForm).
+admin.site.login_form = AdminLoginForm

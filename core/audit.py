@@ -13,6 +13,7 @@ from django.db import models
 from django.http import HttpRequest
 
 from core.models import AuditEvent
+from core.swipe import mask_swipes_in
 
 
 @dataclass(frozen=True)
@@ -88,14 +89,16 @@ def audit_log(
     obj: models.Model | None = None,
     data: dict[str, Any] | None = None,
 ) -> AuditEvent:
-    """Record one event. Call it inside the service's transaction so both land or neither."""
+    """Record one event. Call it inside the service's transaction so both land or neither.
+    A card swipe in any text of `data` is kept only as "(card swipe)" (core.swipe): the stripe
+    holds a member's name, and the audit log is append-only."""
     return AuditEvent.objects.create(
         actor=actor.user,
         actor_label=actor.label,
         action=action,
         object_type=obj._meta.label_lower if obj is not None else "",
         object_id=str(obj.pk) if obj is not None else "",
-        data=data or {},
+        data=mask_swipes_in(data or {}),
         ip=actor.ip,
     )
 

@@ -22,6 +22,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from core.formats import local_datetime
 from core.models import AuditEvent
+from core.swipe import mask_swipes
 
 # --- Objects -------------------------------------------------------------------------------
 
@@ -539,7 +540,7 @@ def _value_text(key: str, value, object_type: str = "") -> str:
     if isinstance(value, int | float):
         return str(value) if key in PLAIN_NUMBERS else f"{value:,}"
     if isinstance(value, str):
-        return _moment_or_text(value)
+        return _moment_or_text(mask_swipes(value))  # an event written before swipes were masked
     if isinstance(value, list):
         if len(value) == 2 and (key == "serials" or all(_is_moment(item) for item in value)):
             return f"{_value_text('serial', value[0])} \N{EN DASH} {_value_text('serial', value[1])}"

@@ -8,6 +8,7 @@ from django.http import HttpRequest
 
 from core import throttle
 from core.audit import Actor, audit_log, client_ip
+from core.swipe import CARD_SWIPE, looks_like_swipe
 
 
 class LoginThrottleBackend:
@@ -22,7 +23,7 @@ class LoginThrottleBackend:
     def authenticate(self, request: HttpRequest | None, username=None, password=None, **kwargs):
         if request is None or username is None:
             return None
-        pause = throttle.sign_in_pause(username=clean_text(username), ip=client_ip(request))
+        pause = throttle.sign_in_pause(username=_username_text(username), ip=client_ip(request))
         if pause is not None:
             request.sign_in_pause = pause
             raise PermissionDenied  # Django stops here and signals user_login_failed
@@ -37,6 +38,13 @@ def clean_text(value: object, limit: int = 150) -> str:
     PostgreSQL JSON value, and a 4 MB "username" must not fill the log."""
     text = str(value or "").replace("\x00", "")
     return text.encode("utf-8", "replace").decode("utf-8")[:limit]
+
+
+def _username_text(value: object) -> str:
+    """The username tried, as the audit log keeps it: a card swipe (a reader's stripe, which holds
+    a member's name, typed into the username field) is kept only as "(card swipe)"."""
+    text = clean_text(value)
+    return CARD_SWIPE if looks_like_swipe(text) else text
 
 
 def _request_actor(request: HttpRequest | None, label: str, user=None) -> Actor:
@@ -61,7 +69,7 @@ def on_logged_out(sender, request, user, **kwargs) -> None:
 def on_login_failed(sender, credentials, request=None, **kwargs) -> None:
     # Django hands over the credentials with the password already masked; only the username
     # is kept, never anything from the password field.
-    username = clean_text(credentials.get(get_user_model().USERNAME_FIELD))
+    username = _username_text(credentials.get(get_user_model().USERNAME_FIELD))
     user = get_user_model().objects.filter(**{get_user_model().USERNAME_FIELD: username}).first()
     data = {"username": username}
     actor = _request_actor(request, "anonymous")

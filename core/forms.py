@@ -3,11 +3,14 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 from django.core.validators import ProhibitNullCharactersValidator
 from django.http import HttpRequest
 
 from core.errors import DomainError
+from core.swipe import card_from_swipe, looks_like_swipe
 
 T = TypeVar("T")
 
@@ -44,21 +47,103 @@ def safe_text(value: str) -> bool:
     return True
 
 
-class GuardedForm(forms.Form):
-    """A form whose every text field refuses NUL bytes and lone surrogates with a readable message."""
+SWIPE_REFUSED = "That was a card swipe: nothing of it was kept. Type what this field asks for."
+SWIPE_MISREAD = "The card could not be read. Swipe it again, or type the card number."
+
+
+class SwipeGuard:
+    """A card swipe typed into a form (a keyboard-wedge reader types the stripe, with the member's
+    name, wherever the cursor is) is recognised before the form is cleaned (core.swipe). In a field
+    where a card belongs (`card_fields`: a lookup, a search, the card of an activation or a proxy)
+    it becomes its card number; anywhere else it is refused with "That was a card swipe" (or the
+    field's words in `swipe_messages`) and taken out of the form: never cleaned, stored, audited or
+    shown again in the re-rendered form. Password fields are left alone (any character may be in
+    a password, and it is never shown or kept in clear)."""
+
+    card_fields: tuple[str, ...] = ()
+    swipe_messages: dict[str, str] = {}
+
+    def full_clean(self):
+        refused = take_swipes(self)
+        super().full_clean()
+        refuse_swipes(self, refused)
+
+
+def take_swipes(form: forms.BaseForm) -> dict[str, str]:
+    """Before a bound form is cleaned: put the card number in place of a swipe in a card field,
+    and take a swipe out of any other field (or a misread one out of a card field). Returns
+    {field name: message} of the fields refused, for refuse_swipes() once the form is cleaned."""
+    if not form.is_bound:
+        return {}
+    card_fields = getattr(form, "card_fields", ())
+    messages = getattr(form, "swipe_messages", {})
+    data = None
+    refused = {}
+    for name, field in form.fields.items():
+        if isinstance(field.widget, forms.PasswordInput) or field.disabled:
+            continue
+        raw = form[name].data
+        values = raw if isinstance(raw, list | tuple) else [raw]
+        if not any(isinstance(value, str) and looks_like_swipe(value) for value in values):
+            continue
+        if data is None:
+            data = form.data.copy()  # a QueryDict's copy is mutable
+        names = [form.add_prefix(name)]
+        if isinstance(field.widget, forms.MultiWidget):
+            names += [names[0] + suffix for suffix in field.widget.widgets_names]
+        for key in names:
+            data.pop(key, None)
+        card = card_from_swipe(raw) if name in card_fields and isinstance(raw, str) else None
+        if card:
+            data[names[0]] = card
+        else:
+            refused[name] = SWIPE_MISREAD if name in card_fields else messages.get(name, SWIPE_REFUSED)
+    if data is not None:
+        form.data = data
+    return refused
+
+
+def refuse_swipes(form: forms.BaseForm, refused: dict[str, str]) -> None:
+    """Once the form is cleaned: each refused field shows only the swipe's message (not "This
+    field is required", which its emptied value gave)."""
+    for name, message in refused.items():
+        form.errors.pop(name, None)
+        form.add_error(name, ValidationError(message, code="card_swipe"))
+
+
+class GuardedForm(SwipeGuard, forms.Form):
+    """A form whose every text field refuses NUL bytes and lone surrogates with a readable message,
+    and card swipes (SwipeGuard)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         guard_text_fields(self)
 
 
-class GuardedModelForm(forms.ModelForm):
+class GuardedModelForm(SwipeGuard, forms.ModelForm):
     """A ModelForm whose text fields are guarded from the start (see GuardedForm): views that
     validate it before submit() must not miss the guard."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         guard_text_fields(self)
+
+
+USERNAME_SWIPED = "That was a card swipe: type your username."
+
+
+class LoginForm(SwipeGuard, AuthenticationForm):
+    """The sign-in page's form. After the idle logout the cursor is in the username field, so a
+    swipe lands there: it is refused before the password is checked, so it never reaches the
+    failed-login audit event, the login throttle's tables or the re-rendered page."""
+
+    swipe_messages = {"username": USERNAME_SWIPED}
+
+
+class AdminLoginForm(SwipeGuard, AdminAuthenticationForm):
+    """The admin's sign-in form, with the same refusal of a swipe as LoginForm."""
+
+    swipe_messages = {"username": USERNAME_SWIPED}
 
 
 def guard_text_fields(form: forms.BaseForm) -> None:
@@ -106,11 +191,15 @@ class BoundedDateTimeField(forms.DateTimeField):
 def submit(request: HttpRequest, form: forms.Form, action: Callable[[], T]) -> T | None:
     """The one shape of every form page: on a valid POST run the service call and return its
     result; a rule's refusal (DomainError) is shown on the form and None returned. Every text
-    field refuses NUL bytes and broken characters (guard_text_fields), whatever form it is."""
+    field refuses NUL bytes and broken characters (guard_text_fields), and card swipes
+    (take_swipes), whatever form it is."""
     if request.method != "POST":
         return None
     guard_text_fields(form)
-    if not form.is_valid():
+    refused = {} if isinstance(form, SwipeGuard) else take_swipes(form)
+    valid = form.is_valid()
+    refuse_swipes(form, refused)
+    if not valid or refused:
         return None
     try:
         return action()

@@ -4,6 +4,9 @@ stops at N rows). Views call `page_of`; templates include "_pagination.html"."""
 from typing import NamedTuple
 
 from django.core.paginator import Page, Paginator
+from django.http import QueryDict
+
+from core.swipe import looks_like_swipe, scrub
 
 PER_PAGE = 50
 
@@ -23,8 +26,12 @@ def page_of(request, queryset, per_page: int = PER_PAGE) -> Paging:
 
 
 def query_without(request, *names: str) -> str:
-    """The request's query string without `names`: a link that changes one filter keeps the others."""
-    query = request.GET.copy()
-    for name in names:
-        query.pop(name, None)
+    """The request's query string without `names`: a link that changes one filter keeps the others.
+    A card swipe never goes into a link (core.swipe): a key holding one is left out, a value
+    holding one becomes its card number (the middleware has sent such an address on already;
+    this is the belt and braces)."""
+    query = QueryDict(mutable=True)
+    for key, values in request.GET.lists():
+        if key not in names and not looks_like_swipe(key):
+            query.setlist(key, [scrub(value) if looks_like_swipe(value) else value for value in values])
     return query.urlencode()

@@ -18,6 +18,7 @@ from django.utils import timezone
 from core.audit import Actor, audit_log
 from core.errors import DomainError
 from core.formats import local_datetime
+from core.swipe import CARD_SWIPE, looks_like_swipe
 from draws.models import (
     AUTOMATIC_OUTCOMES,
     WINNING_OUTCOMES,
@@ -317,8 +318,13 @@ def draw_advance(*, actor: Actor, draw_id: int, now: dt.datetime | None = None) 
     return None
 
 
+SERIAL_SWIPED = "That was a card swipe: type the serial printed on the ticket."
+
+
 def manual_serial_refusal(draw: Draw, text: str) -> tuple[int | None, str | None]:
     """The serial keyed (or scanned) for a manual draw, or why it is refused."""
+    if looks_like_swipe(text):
+        return None, SERIAL_SWIPED
     digits = text.strip()
     if not re.fullmatch(r"[0-9]{1,19}", digits):
         return None, f"“{text.strip()[:20]}” is not a ticket serial: type the number printed on the ticket."
@@ -358,7 +364,9 @@ def draw_key_serial(*, actor: Actor, draw_id: int, serial: str, now: dt.datetime
                 card=owner.member.card_number,
             )
     with transaction.atomic():
-        audit_log(actor=actor, action="draw.serial_refused", obj=draw, data={"keyed": serial[:40], "reason": refusal})
+        # A card swipe keyed by mistake is kept as "(card swipe)": its stripe holds a member's name.
+        keyed = CARD_SWIPE if looks_like_swipe(serial) else serial[:40]
+        audit_log(actor=actor, action="draw.serial_refused", obj=draw, data={"keyed": keyed, "reason": refusal})
     raise DomainError(refusal, code="serial_refused")
 
 

@@ -64,7 +64,7 @@ class DrawListFilter(GuardedForm):
         ]
 
 
-class DrawMoveForm(forms.Form):
+class DrawMoveForm(GuardedForm):
     scheduled_at = BoundedDateTimeField(
         label="New date and time",
         widget=LOCAL_DATETIME,
@@ -75,13 +75,15 @@ class DrawMoveForm(forms.Form):
     )
 
 
-class DrawCancelForm(forms.Form):
+class DrawCancelForm(GuardedForm):
     reason = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 2}), help_text="Kept on the draw and shown to the auditor."
     )
 
 
-class CardForm(forms.Form):
+class CardForm(GuardedForm):
+    card_fields = ("card",)
+
     card = forms.CharField(
         label="Swipe the member's card, or type the card number",
         max_length=200,
@@ -99,7 +101,7 @@ class CardForm(forms.Form):
 SCHEDULE_MAX_DRAWS = 400  # more than a year of daily draws: a bigger request is a typing mistake
 
 
-class ScheduleDrawsForm(forms.Form):
+class ScheduleDrawsForm(GuardedForm):
     """Either every given weekday between two dates, or a list of date-times, or both."""
 
     weekday = forms.TypedChoiceField(choices=[("", "—"), *WEEKDAYS], coerce=int, required=False, empty_value=None)

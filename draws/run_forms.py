@@ -3,7 +3,7 @@
 from django import forms
 
 from core.forms import GuardedForm
-from draws.engine import MANAGER_OUTCOMES
+from draws.engine import MANAGER_OUTCOMES, SERIAL_SWIPED
 
 
 class StartForm(GuardedForm):
@@ -29,6 +29,8 @@ class OutcomeForm(GuardedForm):
 
 
 class SerialForm(GuardedForm):
+    swipe_messages = {"serial": SERIAL_SWIPED}
+
     serial = forms.CharField(
         max_length=40,
         label="Serial of the ticket drawn",

@@ -12,6 +12,7 @@ from core.errors import DomainError
 from core.formats import local_datetime
 from core.forms import submit
 from core.paging import page_of, query_without
+from core.swipe import looks_like_swipe
 from draws import listing, receipts, scheduling, services
 from draws.allocation import MemberDrawStanding, earning_period, member_allocation
 from draws.forms import CardForm, DrawCancelForm, DrawListFilter, DrawMoveForm, ScheduleDrawsForm
@@ -43,7 +44,7 @@ def draw_list(request):
         "presets": DrawListFilter.WHEN,
         "presets_query": query_without(request, "when", "page"),
         "can_cancel": request.user.has_perm("draws.change_draw"),
-        "list_query": request.GET.urlencode(),
+        "list_query": query_without(request),
     }
     return render(request, "draws/list.html", context)
 
@@ -223,6 +224,9 @@ def _list_url(query: str) -> str:
     """The draws list with the filters the manager came from (only ever the list: never a redirect elsewhere)."""
     clean = QueryDict(query).copy()
     clean.pop("page", None)
+    for key, values in list(clean.lists()):  # no card swipe in an address (core.swipe)
+        if looks_like_swipe(key) or any(looks_like_swipe(value) for value in values):
+            clean.pop(key)
     return reverse("draws:list") + (f"?{clean.urlencode()}" if clean else "")
 
 

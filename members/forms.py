@@ -45,6 +45,7 @@ class PhoneField(forms.CharField):
 
 
 class LookupForm(GuardedForm):
+    card_fields = ("q",)
     q = forms.CharField(
         label="Swipe card, or type a card number, ID number or name",
         max_length=200,
@@ -82,6 +83,7 @@ class ImportFilterForm(FilterForm):
 class MemberFilterForm(FilterForm):
     """The members list's filters."""
 
+    card_fields = ("q",)
     q = forms.CharField(
         required=False,
         max_length=200,
@@ -188,6 +190,6 @@ class ExclusionForm(GuardedForm):
         return cls.start_of(day + dt.timedelta(days=1)) if day else None
 
 
-class ImportForm(forms.Form):
+class ImportForm(GuardedForm):
     kind = forms.ChoiceField(choices=ImportKind.choices)
     file = forms.FileField(help_text="CSV, UTF-8, with the header line shown below.")

@@ -33,6 +33,7 @@ class DrawChoiceForm(GuardedForm):
 
 
 class NominateForm(DrawChoiceForm):
+    card_fields = ("lookup",)
     lookup = forms.CharField(
         label="Proxy's card, if a member",
         required=False,

@@ -68,3 +68,10 @@ def scrubbed(value) -> str:
     """A lookup field's text to echo back into the page: a card swipe as its card number only,
     never the raw stripe with the member's name (see core.swipe)."""
     return swipe.scrub(str(value)) if value else ""
+
+
+@register.filter
+def unswiped(value) -> str:
+    """A stored text shown on a page with any card swipe in it as "(card swipe)" (an audit event
+    written before swipes were masked, see core.swipe)."""
+    return swipe.mask_swipes(str(value)) if value else ""
