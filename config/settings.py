@@ -74,7 +74,7 @@ else:
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "core.admin_site.AdminConfig",  # django.contrib.admin, guarding secret fields (core.secrets)
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

@@ -5,6 +5,8 @@ from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.models import Group
 from django.db import transaction
 from django.http import HttpResponseRedirect
+from django.urls import reverse
+from django.utils.html import format_html
 
 from core.audit import Actor, audit_log
 from core.forms import AdminLoginForm
@@ -113,6 +115,25 @@ class AuditedUserAdmin(AuditedAdmin, UserAdmin):
         "groups",
         "user_permissions",
     )
+
+    # The password hash is a secret field (core.secrets): the site leaves it off the page, so
+    # the page says whether a password is set and links to setting a new one.
+    def get_fieldsets(self, request, obj=None):
+        fieldsets = super().get_fieldsets(request, obj)
+        if obj is None:
+            return fieldsets
+        (name, options), *rest = fieldsets
+        return [(name, {**options, "fields": [*options["fields"], "password_state"]}), *rest]
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = super().get_readonly_fields(request, obj)
+        return [*fields, "password_state"] if obj is not None else fields
+
+    @admin.display(description="Password")
+    def password_state(self, user):
+        state = "Set" if user.has_usable_password() else "Not set: this account cannot sign in with a password"
+        url = reverse("admin:auth_user_password_change", args=[user.pk])
+        return format_html('{} · <a href="{}">Set a new password</a>', state, url)
 
     def save_related(self, request, form, formsets, change):
         user = form.instance

@@ -231,6 +231,7 @@ ACTIONS: dict[str, ActionWords] = {
     ),
     "draw.raps_list_uploaded": _words(
         "Active-player list uploaded",
+        "replaced the active-player list of {object} with {file_name} because {reason}",
         "uploaded the active-player list {file_name} for {object}",
         "uploaded an active-player list for {object}",
     ),

@@ -21,7 +21,7 @@ class DrawAdmin(ReadOnlyAdmin):
     list_display = ["name", "property", "scheduled_at", "status", "entries_count", "tickets_total"]
     list_filter = ["status", "property"]
     inlines = [TicketWindowInline]
-    exclude = ["seed_hex"]  # secret until the draw has run
+    # seed_hex is a secret field (core.secrets): the admin site shows it once the draw is complete.
 
 
 @admin.register(Activation)

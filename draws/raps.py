@@ -466,14 +466,18 @@ def raps_list_upload(
     excluded_devices: Sequence[str],
     slot_quota: int,
     table_quota: int,
+    reason: str = "",
     now: dt.datetime | None = None,
 ) -> RapsList:
     """Take a RAPS session's active-player list (DRAWS.md §5): the qualifying rows become the
     canonical list, its SHA-256 the draw's entry hash, and a fresh seed is committed (its SHA-256
-    published) before the first pick. A new upload replaces the list until the first pick; the
-    same list with the same settings again (a double submission) changes nothing, seed included.
+    published) before the first pick. A new upload replaces the list until the first pick, with
+    the reason for it (each new list is a new seed: without a reason, uploads could be repeated
+    until the seed favoured someone); the same list with the same settings again (a double
+    submission) changes nothing, seed included, and needs no reason.
     The returned RapsList carries `.report` (an UploadReport) for the page."""
     now = now or timezone.now()
+    reason = (reason or "").strip()
     _check_whole(min_spend_cents, "minimum spend (in cents)", "raps_bad_min_spend")
     _check_whole(slot_quota, "slot quota", "raps_bad_quota")
     _check_whole(table_quota, "table quota", "raps_bad_quota")
@@ -505,6 +509,12 @@ def raps_list_upload(
             report.unchanged = True
             previous.report = report
             return previous
+        if previous and not reason:
+            raise DomainError(
+                "A list is already uploaded for this session: say why it is being replaced. "
+                "The reason is kept in the audit log.",
+                code="raps_replace_reason",
+            )
         replaced = _delete_previous(previous, draw)
         raps_list = RapsList.objects.create(
             draw=draw,
@@ -551,6 +561,7 @@ def raps_list_upload(
                 "min_spend_cents": min_spend_cents,
                 "excluded_devices": excluded,
                 "replaces": replaced,
+                **({"reason": reason} if replaced else {}),
             },
         )
     raps_list.report = report

@@ -27,6 +27,18 @@ class RapsUploadForm(GuardedForm):
     )
     slot_quota = forms.IntegerField(label="Winners from slots", min_value=0, max_value=1000)
     table_quota = forms.IntegerField(label="Winners from tables", min_value=0, max_value=1000)
+    reason = forms.CharField(
+        label="Why is the list being replaced?",
+        required=False,  # the service asks for it only when the list changes: a double submission needs none
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Needed to replace the uploaded list (each new list commits a new seed); kept in the audit log.",
+    )
+
+    def __init__(self, *args, replacing: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not replacing:
+            del self.fields["reason"]  # a first upload replaces nothing
 
     def clean_file(self):
         upload = self.cleaned_data["file"]

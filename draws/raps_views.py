@@ -36,7 +36,9 @@ SAMPLE = (
 def raps_upload(request, draw_id: int):
     draw = get_object_or_404(Draw.objects.with_related(), pk=draw_id)
     current = RapsList.objects.filter(draw=draw).first()
-    form = RapsUploadForm(request.POST or None, request.FILES or None, initial=_initial(draw, current))
+    form = RapsUploadForm(
+        request.POST or None, request.FILES or None, initial=_initial(draw, current), replacing=current is not None
+    )
     line_errors, report = [], None
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -50,12 +52,14 @@ def raps_upload(request, draw_id: int):
                 excluded_devices=data["excluded"],
                 slot_quota=data["slot_quota"],
                 table_quota=data["table_quota"],
+                reason=data.get("reason", ""),
             )
         except RapsListRefused as error:
             form.add_error(None, error.message)
             line_errors = error.line_errors
         except DomainError as error:
-            form.add_error(None, error.message)
+            on_reason = error.code == "raps_replace_reason" and "reason" in form.fields
+            form.add_error("reason" if on_reason else None, error.message)
         else:
             report = current.report
             draw.refresh_from_db()

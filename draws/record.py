@@ -114,15 +114,25 @@ def draw_record(draw: Draw, picks: list[DrawPick]) -> dict:
     }
 
 
+class RecordFileNames(NamedTuple):
+    entries_name: str
+    json_name: str
+
+
+def record_file_names(draw: Draw) -> RecordFileNames:
+    return RecordFileNames(entries_name=f"draw-{draw.pk}-entries.csv", json_name=f"draw-{draw.pk}.json")
+
+
 def draw_record_files(draw: Draw) -> DrawRecordFiles:
     """`draw-<id>-entries.csv` (exactly the bytes hashed into the entry-list hash) and
     `draw-<id>.json` (DRAWS.md §6: UTF-8, indent 2, §6's key order, a trailing newline)."""
     draw = Draw.objects.select_related("series", "property").get(pk=draw.pk)
     picks = list(draw.picks.order_by("seq"))
     text = json.dumps(draw_record(draw, picks), indent=2, ensure_ascii=False) + "\n"
+    names = record_file_names(draw)
     return DrawRecordFiles(
-        entries_name=f"draw-{draw.pk}-entries.csv",
+        entries_name=names.entries_name,
         entries=entries_file(draw),
-        json_name=f"draw-{draw.pk}.json",
+        json_name=names.json_name,
         json=text.encode("utf-8"),
     )

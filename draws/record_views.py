@@ -12,9 +12,10 @@ from core.formats import spreadsheet_safe
 from core.paging import page_of
 from draws import certificate
 from draws.models import Draw
-from draws.record import draw_record_files, entries_summary, winners_wanted
+from draws.record import draw_record_files, entries_summary, record_file_names, winners_wanted
 from draws.record_selectors import draw_for_record, draw_picks, promotion_winning_picks
 from draws.verification import verify_record
+from draws.verify_cache import cached_verify
 from promotions.models import DrawMethod, Promotion
 
 READ_RECORD = "draws.view_drawpick"
@@ -68,8 +69,14 @@ def record_verify(request, draw_id: int):
     """The check `manage.py verify_draw` makes, on exactly the bytes of the two downloads. A read:
     GET (or the button's POST) changes nothing."""
     draw = _draw(draw_id)
-    files = draw_record_files(draw)
-    report = verify_record(files.json, files.entries)
+
+    def compute():
+        files = draw_record_files(draw)
+        return verify_record(files.json, files.entries)
+
+    # A complete draw's record no longer changes: its report is computed once (draws.verify_cache).
+    report = cached_verify(draw, compute)
+    files = record_file_names(draw)
     return render(request, "draws/record_verify.html", {"draw": draw, "report": report, "files": files})
 
 

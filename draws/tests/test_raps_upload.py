@@ -3,8 +3,10 @@ hash on the draw, the fresh seed, the quotas, replacing a list until the first p
 
 import datetime as dt
 import hashlib
+import html
 
 import pytest
+from django.urls import reverse
 
 from core.audit import Actor
 from core.errors import DomainError
@@ -181,7 +183,9 @@ def test_a_bad_minimum_spend_or_excluded_machine_is_refused(session, floor):
 def test_a_new_upload_before_the_first_pick_replaces_the_list_and_its_seed(session, floor):
     first = upload(session, csv_text(*floor_rows(floor)))
     first_seed = Draw.objects.get(pk=session.pk).seed_sha256
-    second = upload(session, csv_text(*floor_rows(floor)[1:]), file_name="corrected.csv")
+    second = upload(
+        session, csv_text(*floor_rows(floor)[1:]), file_name="corrected.csv", reason="Row 1 was a test card."
+    )
     draw = Draw.objects.get(pk=session.pk)
     assert not RapsList.objects.filter(pk=first.pk).exists()
     assert list(RapsList.objects.values_list("pk", flat=True)) == [second.pk]
@@ -197,13 +201,43 @@ def test_a_new_upload_before_the_first_pick_replaces_the_list_and_its_seed(sessi
         "uploaded_by": "system:test",
     }
     assert event.data["file_name"] == "corrected.csv"
+    assert event.data["reason"] == "Row 1 was a test card."
 
 
 def test_other_settings_with_the_same_file_replace_the_list(session, floor):
     first = upload(session, csv_text(*floor_rows(floor)))
-    second = upload(session, csv_text(*floor_rows(floor)), slot_quota=5, table_quota=5)
+    second = upload(session, csv_text(*floor_rows(floor)), slot_quota=5, table_quota=5, reason="Quotas agreed again.")
     assert second.pk != first.pk and second.list_sha256 == first.list_sha256
     assert AuditEvent.objects.filter(action="draw.raps_list_uploaded").count() == 2
+
+
+def test_replacing_the_list_needs_a_reason(session, floor):
+    """Each new list commits a new seed: uploads repeated without a word could go on until the
+    seed favoured someone (issue 12, finding 3). The refusal changes nothing."""
+    first = upload(session, csv_text(*floor_rows(floor)))
+    draw = Draw.objects.values().get(pk=session.pk)
+    for reason in ("", "   "):
+        with pytest.raises(DomainError) as refused:
+            upload(session, csv_text(*floor_rows(floor)[1:]), reason=reason)
+        assert refused.value.code == "raps_replace_reason"
+        assert refused.value.message == (
+            "A list is already uploaded for this session: say why it is being replaced. "
+            "The reason is kept in the audit log."
+        )
+    assert list(RapsList.objects.values_list("pk", flat=True)) == [first.pk]
+    assert Draw.objects.values().get(pk=session.pk) == draw
+    assert AuditEvent.objects.filter(action="draw.raps_list_uploaded").count() == 1
+    assert "reason" not in AuditEvent.objects.get(action="draw.raps_list_uploaded").data, "a first upload needs none"
+
+
+def test_the_reason_for_a_replacement_is_in_the_audit_log_in_words(session, floor, auditor):
+    upload(session, csv_text(*floor_rows(floor)))
+    upload(session, csv_text(*floor_rows(floor)[1:]), file_name="corrected.csv", reason="  Row 1 was a test card. ")
+    event = AuditEvent.objects.filter(action="draw.raps_list_uploaded").latest("pk")
+    assert event.data["reason"] == "Row 1 was a test card."
+    text = html.unescape(auditor.get(reverse("audit")).content.decode())
+    assert "replaced the active-player list of" in text
+    assert "with corrected.csv because Row 1 was a test card." in text
 
 
 def test_the_same_list_twice_changes_nothing(session, floor):

@@ -89,6 +89,36 @@ def test_the_page_shows_the_current_list_with_its_settings_prefilled(manager, se
     assert [(p["players"], p["quota"]) for p in response.context["current"]["pools"]] == [(6, 6), (4, 4)]
 
 
+def test_a_first_upload_asks_no_reason(manager, session):
+    response = manager.get(reverse("draws:raps_upload", args=[session.pk]))
+    assert "reason" not in response.context["form"].fields
+    assert "Why is the list being replaced?" not in page(response)
+
+
+def test_replacing_the_list_asks_why_and_refuses_without_a_reason(manager, session, floor):
+    first = upload(session, csv_text(*floor_rows(floor)))
+    assert "Why is the list being replaced?" in page(manager.get(reverse("draws:raps_upload", args=[session.pk])))
+    response = post(manager, session, csv_text(*floor_rows(floor)[1:]).encode())
+    assert response.context["form"].errors["reason"] == [
+        "A list is already uploaded for this session: say why it is being replaced. "
+        "The reason is kept in the audit log."
+    ]
+    assert list(RapsList.objects.values_list("pk", flat=True)) == [first.pk]
+    text = page(post(manager, session, csv_text(*floor_rows(floor)[1:]).encode(), reason="Row 1 was a test card."))
+    assert "The list is uploaded" in text
+    assert RapsList.objects.get().pk != first.pk
+    event = AuditEvent.objects.filter(action="draw.raps_list_uploaded").latest("pk")
+    assert event.data["reason"] == "Row 1 was a test card."
+
+
+def test_sending_the_same_list_again_needs_no_reason(manager, session, floor):
+    content = csv_text(*floor_rows(floor)).encode()
+    assert "The list is uploaded" in page(post(manager, session, content))
+    text = page(post(manager, session, content))  # the same form, submitted twice
+    assert "This is the list already uploaded" in text
+    assert AuditEvent.objects.filter(action="draw.raps_list_uploaded").count() == 1
+
+
 def test_bad_rows_are_listed_by_line_and_nothing_is_uploaded(manager, session, floor):
     rows = floor_rows(floor)
     rows[1] = rows[1].replace("slot", "chair")
