@@ -265,7 +265,12 @@ ACTIONS: dict[str, ActionWords] = {
         "registered that card {member} declines to be present at {draw}",
         "registered a decline to be present",
     ),
-    "decline.revoked": _words("Decline revoked", "revoked {object} because {reason}", "revoked {object}"),
+    "decline.revoked": _words(
+        "Decline revoked",
+        "withdrew {object} with the member present (card {member}) because {reason}",
+        "revoked {object} because {reason}",
+        "revoked {object}",
+    ),
     # Members
     "member.signed_up": _words("Member signed up", "signed up {object}"),
     "member.updated": _words("Member record changed", "changed the record of {object}"),

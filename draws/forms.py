@@ -99,6 +99,11 @@ class CardForm(GuardedForm):
 
 
 SCHEDULE_MAX_DRAWS = 400  # more than a year of daily draws: a bigger request is a typing mistake
+# The list of date-times is refused whole, before it is read, beyond these (room for blank lines
+# and spaces around 400 draws); within them, only the first bad lines are reported one by one.
+SCHEDULE_MAX_LINES = 2 * SCHEDULE_MAX_DRAWS
+SCHEDULE_MAX_CHARS = 40 * SCHEDULE_MAX_LINES
+SCHEDULE_BAD_LINES_SHOWN = 20
 
 
 class ScheduleDrawsForm(GuardedForm):
@@ -114,9 +119,31 @@ class ScheduleDrawsForm(GuardedForm):
         help_text="One date and time per line (YYYY-MM-DD HH:MM), for draws on irregular days.",
     )
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["dates"].widget.attrs["maxlength"] = SCHEDULE_MAX_CHARS
+        self._oversized = None
+        text = (self.data.get("dates") or "") if self.is_bound else ""
+        lines = text.count("\n") + (not text.endswith("\n"))
+        if len(text) > SCHEDULE_MAX_CHARS or lines > SCHEDULE_MAX_LINES:
+            # Refused before reading it, and not sent back into the page either.
+            self._oversized = f"{lines:,} lines" if lines > SCHEDULE_MAX_LINES else f"{len(text):,} characters"
+            self.data = self.data.copy()
+            self.data["dates"] = ""
+
+    def clean_dates(self) -> str:
+        if self._oversized:
+            raise forms.ValidationError(
+                f"That list has {self._oversized}: at most {SCHEDULE_MAX_DRAWS} draws are scheduled at once, one "
+                "date and time per line. Nothing was read: paste a shorter list."
+            )
+        return self.cleaned_data["dates"]
+
     def clean(self):
         data = super().clean()
         moments = []
+        if self._oversized:
+            return data
         if data.get("weekday") is not None:
             if not (data.get("first") and data.get("last") and data.get("time")):
                 raise forms.ValidationError("For a weekly schedule give the first and last date and the time.")
@@ -128,19 +155,25 @@ class ScheduleDrawsForm(GuardedForm):
             while day <= data["last"]:
                 moments.append(timezone.make_aware(dt.datetime.combine(day, data["time"])))
                 day += dt.timedelta(days=7)
+        bad_lines = []
         for number, line in enumerate((data.get("dates") or "").splitlines(), start=1):
             if line.strip():
                 try:
                     moment = timezone.make_aware(dt.datetime.fromisoformat(line.strip()))
                 except ValueError:
-                    self.add_error(
-                        "dates", f"Line {number}: “{line.strip()}” is not a date and time like 2026-07-25 21:00."
+                    bad_lines.append(
+                        f"Line {number}: “{line.strip()[:40]}” is not a date and time like 2026-07-25 21:00."
                     )
                 else:
                     if DATE_MIN <= moment.date() <= DATE_MAX:
                         moments.append(moment)
                     else:
-                        self.add_error("dates", f"Line {number}: {DATE_OUT_OF_RANGE}")
+                        bad_lines.append(f"Line {number}: {DATE_OUT_OF_RANGE}")
+        for error in bad_lines[:SCHEDULE_BAD_LINES_SHOWN]:
+            self.add_error("dates", error)
+        if len(bad_lines) > SCHEDULE_BAD_LINES_SHOWN:
+            more = len(bad_lines) - SCHEDULE_BAD_LINES_SHOWN
+            self.add_error("dates", f"… and {more:,} more line{'s' if more > 1 else ''} like these.")
         if not moments and not self.errors:
             raise forms.ValidationError("Give a weekly schedule or at least one date and time.")
         if len(moments) > SCHEDULE_MAX_DRAWS:

@@ -43,6 +43,9 @@ _SPEND = re.compile(r"[0-9]+(?:\.[0-9]{1,2})?")
 # Characters that would break the canonical line or the page: separators, quotes, controls.
 _UNSAFE = re.compile(r'[,"\x00-\x1f\x7f\ufffd\ud800-\udfff]')
 _EXCLUDED_SPLIT = re.compile(r"[,;\n]")
+# A first character a spreadsheet runs as a formula when the list or an export is opened
+# (= + - @; a tab or carriage return is a control character, refused by _UNSAFE already).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 LEFT_OUT_REASONS = {
     "below_min_spend": "Spend below the minimum",
@@ -87,8 +90,8 @@ def rand(cents: int) -> str:
 def excluded_devices_parse(text: str) -> list[str]:
     """The excluded machines as typed by a manager: `type:machine` entries separated by commas,
     semicolons or new lines ("slot:A17, table:BJ3"), the type slot or table. Returns them as
-    "slot:A17" (type in lower case, machine as typed), each once whatever its capitals;
-    ValueError naming the first entry that is not in that form."""
+    "slot:A17" (type in lower case, machine in upper case, as device ids are kept on upload),
+    each once; ValueError naming the first entry that is not in that form."""
     devices: list[str] = []
     for entry in _EXCLUDED_SPLIT.split(text):
         entry = entry.strip()
@@ -100,13 +103,23 @@ def excluded_devices_parse(text: str) -> list[str]:
             raise ValueError(f"“{entry}” is not a machine like slot:A17 or table:BJ3.")
         if len(device_id) > DEVICE_ID_MAX or _UNSAFE.search(device_id):
             raise ValueError(f"“{entry}”: a machine number has at most {DEVICE_ID_MAX} characters and no quotes.")
-        if _device_key(kind, device_id) not in {_device_key(*d.split(":", 1)) for d in devices}:
-            devices.append(f"{kind}:{device_id}")
+        if device_id.startswith(_FORMULA_START):
+            raise ValueError(f"“{entry}”: a machine number cannot start with = + - or @.")
+        device = f"{kind}:{normalise_device_id(device_id)}"
+        if device not in devices:
+            devices.append(device)
     return devices
 
 
+def normalise_device_id(device_id: str) -> str:
+    """One machine, one id: "a17" and "A17" are the same machine on the floor. Applied on upload
+    (before the canonical list is written) and to the excluded machines."""
+    return device_id.strip().upper()
+
+
 def _device_key(pool: str, device_id: str) -> str:
-    # Machine numbers are matched whatever their case: "slot:a17" excludes A17 on the floor.
+    # Machine numbers are matched whatever their case (a list uploaded before ids were kept in
+    # upper case may hold "a17"): "slot:a17" excludes A17 on the floor.
     return f"{pool}:{device_id.casefold()}"
 
 
@@ -226,6 +239,12 @@ def _read_row(line: int, cells: list[str], seen: dict[tuple[str, str, str], int]
         row.reasons.append(f"device id is longer than {DEVICE_ID_MAX} characters")
     elif _UNSAFE.search(device_id):
         row.reasons.append("device id holds a comma, a quote or an invisible control character")
+    elif device_id.startswith(_FORMULA_START):
+        row.reasons.append(
+            f"device id “{device_id}” starts with {device_id[0]}: a spreadsheet would run it as a formula"
+        )
+    else:
+        device_id = row.device_id = normalise_device_id(device_id)
     try:
         row.spend_cents = spend_to_cents(spend)
     except ValueError as error:

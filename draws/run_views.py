@@ -36,6 +36,9 @@ def run_context(draw: Draw, user) -> dict:
         "picks": picks if user.has_perm("draws.view_drawpick") else [],
         "winners": winners,
         "awaiting": awaiting,
+        # The full card number is for the team running the draw; anyone else reading the page
+        # (the desk on draw night) sees its last four digits, enough to match the winner's card.
+        "awaiting_card": (awaiting.card_number if may_run else f"…{awaiting.card_number[-4:]}") if awaiting else "",
         "may_run": may_run,
         "start_refusal": engine.draw_start_refusal(draw, timezone.now()),
         "start_form": StartForm(),

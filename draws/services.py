@@ -521,12 +521,18 @@ STANDING_MAX_AGE = dt.timedelta(minutes=30)
 STANDING_REQUEUE_AFTER = dt.timedelta(minutes=5)  # a request lost with its worker is made again
 STANDING_HORIZON = dt.timedelta(days=7)  # draws further ahead are counted when asked for
 STANDING_TOP = 50
+# Counts waiting for the worker at once, all draws together: the tick queues no more than this,
+# so the worker's queue never buries the next tick behind recounts.
+STANDING_QUEUED_MAX = 10
 
 
 def draw_standing_refresh(*, draw_id: int, now: dt.datetime | None = None) -> DrawStanding:
     """Count the draw's allocation overview now and keep it for the draw page. A rule that
     cannot be read is kept as the count's error, for the page to show, instead of failing."""
     now = now or timezone.now()
+    # Taken off the queue as it starts: a request made from here on (after a rule fix, say)
+    # queues one new count, as this one may read what was there before.
+    DrawStanding.objects.filter(draw_id=draw_id).update(requested_at=None)
     draw = Draw.objects.with_related().prefetch_related("series__eligible_tiers").get(pk=draw_id)
     try:
         overview = allocation_overview(draw, at=now, limit=STANDING_TOP)
@@ -540,23 +546,34 @@ def draw_standing_refresh(*, draw_id: int, now: dt.datetime | None = None) -> Dr
             "top": [{"member_id": row.allocation.member_id, **row.allocation.as_dict()} for row in overview.top],
             "error": "",
         }
-    standing, _ = DrawStanding.objects.update_or_create(
-        draw_id=draw_id, defaults={**values, "computed_at": now, "requested_at": None}
-    )
+    standing, _ = DrawStanding.objects.update_or_create(draw_id=draw_id, defaults={**values, "computed_at": now})
     return standing
 
 
-def draw_standing_request(*, draw_id: int, now: dt.datetime | None = None) -> None:
-    """Queue a recount of one draw's standing (after this transaction commits)."""
+def draw_standing_request(*, draw_id: int, now: dt.datetime | None = None) -> bool:
+    """Queue a recount of one draw's standing (after this transaction commits); False, queuing
+    nothing, when one is already waiting for the worker (requested less than
+    STANDING_REQUEUE_AFTER ago and not yet started): 200 presses of "Count again" queue one."""
     from draws.tasks import draw_standing_refresh_task  # tasks import this module
 
-    DrawStanding.objects.update_or_create(draw_id=draw_id, defaults={"requested_at": now or timezone.now()})
-    draw_standing_refresh_task.delay_on_commit(draw_id)
+    now = now or timezone.now()
+    DrawStanding.objects.bulk_create([DrawStanding(draw_id=draw_id)], ignore_conflicts=True)
+    # One conditional UPDATE: of two requests at once, the second waits for the first's row
+    # lock, then finds requested_at set and queues nothing.
+    queued = (
+        DrawStanding.objects.filter(draw_id=draw_id)
+        .filter(Q(requested_at__isnull=True) | Q(requested_at__lte=now - STANDING_REQUEUE_AFTER))
+        .update(requested_at=now)
+    )
+    if queued:
+        draw_standing_refresh_task.delay_on_commit(draw_id)
+    return bool(queued)
 
 
 def draw_standings_refresh_due(*, now: dt.datetime | None = None) -> int:
     """The tick: queue a recount for each draw taking tickets in the next days whose standing is
-    missing, older than the last points import, or older than STANDING_MAX_AGE. The number queued."""
+    missing, older than the last points import, or older than STANDING_MAX_AGE, while fewer than
+    STANDING_QUEUED_MAX counts wait for the worker. The number queued."""
     now = now or timezone.now()
     stale_before = now - STANDING_MAX_AGE
     last_import = ImportJob.objects.filter(kind=ImportKind.POINTS, status=ImportStatus.SUCCEEDED).aggregate(
@@ -578,11 +595,12 @@ def draw_standings_refresh_due(*, now: dt.datetime | None = None) -> int:
         .exclude(standing__requested_at__gt=now - STANDING_REQUEUE_AFTER)
         .values_list("pk", flat=True)
     )
+    waiting = DrawStanding.objects.filter(requested_at__gt=now - STANDING_REQUEUE_AFTER).count()
+    room = max(0, STANDING_QUEUED_MAX - waiting)  # the rest are due again at the next tick
     queued = 0
     with transaction.atomic():
-        for draw_id in list(due[:100]):
-            draw_standing_request(draw_id=draw_id, now=now)
-            queued += 1
+        for draw_id in list(due[:room]) if room else []:
+            queued += draw_standing_request(draw_id=draw_id, now=now)
     return queued
 
 

@@ -153,8 +153,10 @@ def move_message(draw: Draw, before) -> str:
 def standing_refresh(request, draw_id: int):
     """A manager asks for the allocation to be counted again now (after a rule fix, say)."""
     draw = get_object_or_404(Draw, pk=draw_id)
-    services.draw_standing_request(draw_id=draw.pk)
-    messages.info(request, "The allocation is being counted again; this page shows it when it is ready.")
+    if services.draw_standing_request(draw_id=draw.pk):
+        messages.info(request, "The allocation is being counted again; this page shows it when it is ready.")
+    else:
+        messages.info(request, "A count is already on its way; this page shows it when it is ready.")
     return redirect("draws:detail", draw_id=draw.pk)
 
 

@@ -2,6 +2,8 @@ from django import forms
 
 from core.formats import local_datetime
 from core.forms import GuardedForm
+from core.swipe import card_from_swipe, looks_like_swipe
+from members.forms import TextDateField
 from members.identity import IdType
 from members.models import Member
 from members.selectors import member_lookup
@@ -49,6 +51,11 @@ class NominateForm(DrawChoiceForm):
         widget=forms.Select(attrs={"class": "form-select"}),
     )
     nominee_id_number = forms.CharField(label="Proxy's ID number", required=False, max_length=40)
+    nominee_date_of_birth = TextDateField(
+        label="Proxy's date of birth",
+        required=False,
+        help_text="Needed for a passport or driving licence: an SA ID number carries it.",
+    )
     nominee_phone = forms.CharField(label="Proxy's phone", required=False, max_length=20)
     participant_id_seen = forms.BooleanField(label="Participant's ID seen", required=False, widget=CHECK)
     nominee_id_seen = forms.BooleanField(label="Proxy's ID seen", required=False, widget=CHECK)
@@ -83,7 +90,11 @@ class NominateForm(DrawChoiceForm):
         if missing:
             raise forms.ValidationError(f"Swipe the proxy's card, or type their {', '.join(missing)}.")
         data["nominee"] = Nominee(
-            data["nominee_name"], data["nominee_id_type"], data["nominee_id_number"], data.get("nominee_phone", "")
+            data["nominee_name"],
+            data["nominee_id_type"],
+            data["nominee_id_number"],
+            data.get("nominee_phone", ""),
+            date_of_birth=data.get("nominee_date_of_birth"),
         )
         return data
 
@@ -100,3 +111,22 @@ class RevokeForm(GuardedForm):
     reason = forms.CharField(
         label="Reason", max_length=500, error_messages={"required": "Say why: the reason is kept."}
     )
+
+
+class DeclineWithdrawForm(RevokeForm):
+    """A decline is withdrawn in person: the member's own card is swiped at the desk (the swipe
+    field sends only the card number; a raw stripe is cut down to it here, never kept)."""
+
+    card = forms.CharField(
+        label="The participant's card",
+        max_length=200,
+        error_messages={"required": "The participant withdraws a decline in person: swipe their card first."},
+    )
+
+    def clean_card(self) -> str:
+        card = self.cleaned_data["card"].strip()
+        if looks_like_swipe(card):
+            card = card_from_swipe(card) or ""
+            if not card:
+                raise forms.ValidationError("The card could not be read. Swipe it again, or type the card number.")
+        return card

@@ -32,6 +32,9 @@ class Nominee:
     id_number: str
     phone: str = ""
     member: Member | None = None
+    # Needed only for a passport or licence of someone without a card: an SA ID carries it, a
+    # member's record has it.
+    date_of_birth: dt.date | None = None
 
 
 def _window_refusal(draw: Draw, opens: dt.datetime, closes: dt.datetime, what: str, now: dt.datetime) -> str | None:
@@ -77,9 +80,19 @@ def proxy_refusal(*, draw: Draw, participant: Member, now: dt.datetime) -> str |
     return _participant_refusal(draw, participant, now)
 
 
-def _nominee_refusal(draw: Draw, participant: Member, nominee: Nominee) -> str | None:
+def _nominee_refusal(draw: Draw, participant: Member, nominee: Nominee, now: dt.datetime) -> str | None:
     if nominee.id_number == participant.id_number:
         return "A participant cannot be their own proxy."
+    # The promotions' own rule for anyone at a draw: 18 on the draw's day, and no exclusion in
+    # force at any moment from now until the draw (the one eligibility rule, by ID number).
+    refusals = person_refusals(
+        id_number=nominee.id_number,
+        date_of_birth=nominee.date_of_birth,
+        at=min(now, draw.scheduled_at),
+        until=draw.scheduled_at,
+    )
+    if refusals:
+        return f"{nominee.name} may not be a proxy at {draw.name}: " + " ".join(refusals)
     represented = (
         ProxyNomination.objects.live()
         .filter(draw=draw, nominee_id_number=nominee.id_number)
@@ -121,7 +134,12 @@ def _nominee(nominee: Nominee) -> Nominee:
         document = identify_document(nominee.id_type, nominee.id_number)
     except ValidationError as error:
         raise DomainError(f"The proxy's ID: {error.messages[0]}", code="invalid_identity") from None
-    return Nominee(name, document.id_type, document.number, nominee.phone.strip(), nominee.member)
+    born = nominee.member.date_of_birth if nominee.member else document.date_of_birth or nominee.date_of_birth
+    if born is None:
+        raise DomainError(
+            "Type the proxy's date of birth as on their document: a proxy must be 18 or older.", code="no_birth_date"
+        )
+    return Nominee(name, document.id_type, document.number, nominee.phone.strip(), nominee.member, born)
 
 
 def proxy_nominate(
@@ -154,7 +172,7 @@ def proxy_nominate(
             nominations = []
             for draw in _locked_draws(draw_ids):
                 refusal = proxy_refusal(draw=draw, participant=participant, now=now) or _nominee_refusal(
-                    draw, participant, nominee
+                    draw, participant, nominee, now
                 )
                 if refusal:
                     raise DomainError(refusal, code="proxy_refused")
@@ -198,15 +216,44 @@ def proxy_nominate(
     return nominations
 
 
+def _started_refusal(draw: Draw, what: str) -> str | None:
+    """Once a draw has started its registers are the record the stage team works from: a
+    nomination or a decline then stays as it was (a declined winner must not become a no-show)."""
+    if draw.started_at is not None or draw.status in (DrawStatus.RUNNING, DrawStatus.DRAWN):
+        return f"{draw.name} has started: {what} can no longer be changed."
+    return None
+
+
+def nomination_revoke_refusal(nomination: ProxyNomination) -> str | None:
+    """Why the nomination cannot be revoked, or None: the member page asks this before offering
+    Revoke, the service again under the draw's lock."""
+    if not nomination.is_live:
+        return "This nomination was already revoked."
+    return _started_refusal(nomination.draw, "its proxy nominations")
+
+
+def _locked_draw_of(model, pk: int) -> Draw:
+    """The draw of a nomination or decline, locked as the draw's start locks it, so a revoke and
+    the start cannot cross."""
+    draw_id = model.objects.filter(pk=pk).values_list("draw_id", flat=True).first()
+    if draw_id is None:
+        raise DomainError("This registration no longer exists.", code="unknown_registration")
+    return Draw.objects.select_for_update(of=("self",)).get(pk=draw_id)
+
+
 def proxy_revoke(*, actor: Actor, nomination_id: int, reason: str, now: dt.datetime | None = None) -> ProxyNomination:
-    """Revoke a nomination, keeping it on record with who revoked it, when and why."""
+    """Revoke a nomination, keeping it on record with who revoked it, when and why; refused once
+    its draw has started."""
     if not reason.strip():
         raise DomainError("Say why the nomination is revoked: the reason is kept.", code="no_reason")
     now = now or timezone.now()
     with transaction.atomic():
+        draw = _locked_draw_of(ProxyNomination, nomination_id)
         nomination = ProxyNomination.objects.select_for_update().get(pk=nomination_id)
-        if not nomination.is_live:
-            raise DomainError("This nomination was already revoked.", code="already_revoked")
+        nomination.draw = draw
+        refusal = nomination_revoke_refusal(nomination)
+        if refusal:
+            raise DomainError(refusal, code="already_revoked" if not nomination.is_live else "draw_started")
         nomination.revoked_at, nomination.revoked_by, nomination.revoke_reason = now, actor.user, reason.strip()
         nomination.save(update_fields=["revoked_at", "revoked_by", "revoke_reason"])
         audit_log(actor=actor, action="proxy.revoked", obj=nomination, data={"reason": reason.strip()})
@@ -263,19 +310,49 @@ def decline_register(
     return registrations
 
 
+def decline_revoke_refusal(registration: DeclineRegistration) -> str | None:
+    """Why the decline cannot be withdrawn, or None (the member page asks before offering
+    Withdraw; the service asks again under the draw's lock)."""
+    if not registration.is_live:
+        return "This decline was already withdrawn."
+    return _started_refusal(registration.draw, "its declines")
+
+
 def decline_revoke(
-    *, actor: Actor, registration_id: int, reason: str, now: dt.datetime | None = None
+    *, actor: Actor, registration_id: int, reason: str, card_number: str, now: dt.datetime | None = None
 ) -> DeclineRegistration:
-    """Withdraw a decline (the participant will be present after all), keeping it on record."""
+    """Withdraw a decline (the participant will be present after all), keeping it on record. As
+    the decline was registered in person, it is withdrawn only in person: `card_number` is the
+    card the desk swiped and must be the declining member's own (a withdrawal turns a declined
+    winner, who still wins, into one who must be present)."""
     if not reason.strip():
         raise DomainError("Say why the decline is withdrawn: the reason is kept.", code="no_reason")
+    card_number = (card_number or "").strip()
+    if not card_number:
+        raise DomainError(
+            "The participant withdraws a decline in person: swipe their card first.", code="not_presented"
+        )
     now = now or timezone.now()
     with transaction.atomic():
-        registration = DeclineRegistration.objects.select_for_update().get(pk=registration_id)
-        if not registration.is_live:
-            raise DomainError("This decline was already withdrawn.", code="already_revoked")
+        draw = _locked_draw_of(DeclineRegistration, registration_id)
+        registration = DeclineRegistration.objects.select_for_update().select_related("member").get(pk=registration_id)
+        registration.draw = draw
+        refusal = decline_revoke_refusal(registration)
+        if refusal:
+            raise DomainError(refusal, code="already_revoked" if not registration.is_live else "draw_started")
+        if card_number != registration.member.card_number:
+            raise DomainError(
+                f"That card is not {registration.member.full_name}'s: only the participant, in person with their "
+                "own card, can withdraw their decline.",
+                code="not_presented",
+            )
         registration.revoked_at, registration.revoked_by = now, actor.user
         registration.revoke_reason = reason.strip()
         registration.save(update_fields=["revoked_at", "revoked_by", "revoke_reason"])
-        audit_log(actor=actor, action="decline.revoked", obj=registration, data={"reason": reason.strip()})
+        audit_log(
+            actor=actor,
+            action="decline.revoked",
+            obj=registration,
+            data={"reason": reason.strip(), "member": registration.member.card_number, "identified_by": "card"},
+        )
     return registration

@@ -10,7 +10,7 @@ from core.forms import submit
 from draws.models import Draw
 from members.models import Member
 from proxies import pdf, selectors, services
-from proxies.forms import DeclineForm, NominateForm, RevokeForm
+from proxies.forms import DeclineForm, DeclineWithdrawForm, NominateForm, RevokeForm
 from proxies.models import DeclineRegistration, ProxyNomination
 
 
@@ -108,12 +108,15 @@ def nomination_revoke(request, nomination_id: int):
 @permission_required("proxies.change_declineregistration", raise_exception=True)
 def decline_revoke(request, registration_id: int):
     registration = get_object_or_404(DeclineRegistration.objects.select_related("draw"), pk=registration_id)
-    form = RevokeForm(request.POST)
+    form = DeclineWithdrawForm(request.POST)
     done = submit(
         request,
         form,
         lambda: services.decline_revoke(
-            actor=Actor.from_request(request), registration_id=registration.pk, reason=form.cleaned_data["reason"]
+            actor=Actor.from_request(request),
+            registration_id=registration.pk,
+            reason=form.cleaned_data["reason"],
+            card_number=form.cleaned_data["card"],
         ),
     )
     _say(request, form, done, f"The decline for {registration.draw.name} is withdrawn.")

@@ -8,6 +8,7 @@ from django.db.models.functions import Coalesce
 from draws.models import Draw
 from proxies.models import DeclineRegistration, ProxyNomination
 from proxies.selectors import member_live_declines, member_live_nominations
+from proxies.services import decline_revoke_refusal, nomination_revoke_refusal
 
 register = template.Library()
 
@@ -17,11 +18,19 @@ def member_proxies(context, member):
     """The member's live nominations and declines, with Print form / Revoke and the two
     buttons for the desk."""
     perms = context.get("perms")
+    # Revoke and Withdraw are offered only where the service would accept them (not once the
+    # draw has started): the page asks the service's own refusal.
+    nominations = list(member_live_nominations(member))
+    for nomination in nominations:
+        nomination.revoke_refusal = nomination_revoke_refusal(nomination)
+    declines = list(member_live_declines(member))
+    for registration in declines:
+        registration.revoke_refusal = decline_revoke_refusal(registration)
     return {
         "member": member,
         "can_view": bool(perms and perms["proxies"]["view_proxynomination"]),
-        "nominations": member_live_nominations(member),
-        "declines": member_live_declines(member),
+        "nominations": nominations,
+        "declines": declines,
         "can_nominate": bool(perms and perms["proxies"]["add_proxynomination"]),
         "can_decline": bool(perms and perms["proxies"]["add_declineregistration"]),
         "can_revoke_nomination": bool(perms and perms["proxies"]["change_proxynomination"]),

@@ -151,7 +151,12 @@ def test_revoking_a_decline_keeps_it_with_the_reason_and_frees_the_member(draw):
     with time_machine.travel(IN_WINDOW, tick=False):
         registration = decline(member=person, draw=draw)
     with time_machine.travel(at("11:00"), tick=False):
-        decline_revoke(actor=Actor.for_user(clerk), registration_id=registration.pk, reason=" Will attend after all ")
+        decline_revoke(
+            actor=Actor.for_user(clerk),
+            registration_id=registration.pk,
+            reason=" Will attend after all ",
+            card_number=person.card_number,
+        )
         registration.refresh_from_db()
         assert (registration.revoked_at, registration.revoked_by, registration.revoke_reason) == (
             at("11:00"),
@@ -159,7 +164,9 @@ def test_revoking_a_decline_keeps_it_with_the_reason_and_frees_the_member(draw):
             "Will attend after all",
         )
         with pytest.raises(DomainError) as again:
-            decline_revoke(actor=desk_actor(), registration_id=registration.pk, reason="Again")
+            decline_revoke(
+                actor=desk_actor(), registration_id=registration.pk, reason="Again", card_number=person.card_number
+            )
         assert again.value.code == "already_revoked"
         assert decline(member=person, draw=draw).is_live  # may decline again
     assert DeclineRegistration.objects.filter(member=person).count() == 2
@@ -167,9 +174,12 @@ def test_revoking_a_decline_keeps_it_with_the_reason_and_frees_the_member(draw):
 
 @time_machine.travel(IN_WINDOW, tick=False)
 def test_a_withdrawal_needs_a_reason(draw):
-    registration = decline(member=participant_in(draw), draw=draw)
+    person = participant_in(draw)
+    registration = decline(member=person, draw=draw)
     with pytest.raises(DomainError) as refused:
-        decline_revoke(actor=desk_actor(), registration_id=registration.pk, reason="   ")
+        decline_revoke(
+            actor=desk_actor(), registration_id=registration.pk, reason="   ", card_number=person.card_number
+        )
     assert refused.value.code == "no_reason"
     registration.refresh_from_db()
     assert registration.is_live
@@ -194,10 +204,15 @@ def test_every_draw_of_the_day_is_declined_together_or_none(draw):
 def test_a_decline_and_its_withdrawal_are_audited_on_the_registration(draw):
     person, clerk = participant_in(draw), UserFactory()
     registration = decline(member=person, draw=draw, actor=Actor.for_user(clerk))
-    decline_revoke(actor=Actor.for_user(clerk), registration_id=registration.pk, reason="Will attend")
+    decline_revoke(
+        actor=Actor.for_user(clerk),
+        registration_id=registration.pk,
+        reason="Will attend",
+        card_number=person.card_number,
+    )
 
     events = AuditEvent.objects.filter(object_type="proxies.declineregistration", object_id=str(registration.pk))
     registered, revoked = events.get(action="decline.registered"), events.get(action="decline.revoked")
     assert registered.actor == revoked.actor == clerk
     assert registered.data["draw"] == draw.pk and registered.data["member"] == person.card_number
-    assert revoked.data == {"reason": "Will attend"}
+    assert revoked.data == {"reason": "Will attend", "member": person.card_number, "identified_by": "card"}

@@ -183,7 +183,10 @@ def test_revoking_without_a_reason_is_refused_with_a_message(desk, world):
 def test_withdrawing_a_decline_keeps_it_with_the_reason(desk, world):
     with time_machine.travel(NOW, tick=False):
         registration = decline(member=world["member"], draw=world["draw"], now=NOW)
-        desk.post(reverse("proxies:decline_revoke", args=[registration.pk]), {"reason": "Will be present."})
+        desk.post(
+            reverse("proxies:decline_revoke", args=[registration.pk]),
+            {"reason": "Will be present.", "card": world["member"].card_number},
+        )
     registration.refresh_from_db()
     assert (registration.is_live, registration.revoke_reason) == (False, "Will be present.")
 

@@ -29,7 +29,8 @@
   // Where a swipe goes: a page with a swipe field of its own (the activation page's card, the
   // proxy's card on a nomination form) keeps its swipes, so a form half filled in is not left.
   function swipeTarget() {
-    return document.querySelector("input[data-swipe]:not(#swipe)") || headerField();
+    // (A small swipe field inside a list, data-swipe-inline, is scrubbed but takes no stray swipe.)
+    return document.querySelector("input[data-swipe]:not(#swipe):not([data-swipe-inline])") || headerField();
   }
 
   function say(form, text) {
