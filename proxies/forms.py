@@ -2,7 +2,6 @@ from django import forms
 
 from core.formats import local_datetime
 from core.forms import GuardedForm
-from core.swipe import card_from_swipe, looks_like_swipe
 from members.forms import TextDateField
 from members.identity import IdType
 from members.models import Member
@@ -115,8 +114,9 @@ class RevokeForm(GuardedForm):
 
 class DeclineWithdrawForm(RevokeForm):
     """A decline is withdrawn in person: the member's own card is swiped at the desk (the swipe
-    field sends only the card number; a raw stripe is cut down to it here, never kept)."""
+    field sends only the card number; a raw stripe is cut down to it by SwipeGuard, never kept)."""
 
+    card_fields = ("card",)
     card = forms.CharField(
         label="The participant's card",
         max_length=200,
@@ -124,9 +124,4 @@ class DeclineWithdrawForm(RevokeForm):
     )
 
     def clean_card(self) -> str:
-        card = self.cleaned_data["card"].strip()
-        if looks_like_swipe(card):
-            card = card_from_swipe(card) or ""
-            if not card:
-                raise forms.ValidationError("The card could not be read. Swipe it again, or type the card number.")
-        return card
+        return self.cleaned_data["card"].strip()
