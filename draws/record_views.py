@@ -11,10 +11,10 @@ from django.utils import timezone
 from core.formats import spreadsheet_safe
 from core.paging import page_of
 from draws import certificate
+from draws.commitments import draw_verify, raps_uploads
 from draws.models import Draw
 from draws.record import draw_record_files, entries_summary, winners_wanted
 from draws.record_selectors import draw_for_record, draw_picks, promotion_winning_picks
-from draws.verification import verify_record
 from promotions.models import DrawMethod, Promotion
 
 READ_RECORD = "draws.view_drawpick"
@@ -35,6 +35,7 @@ def record(request, draw_id: int):
     context = {
         "draw": draw,
         "raps": draw.method == DrawMethod.RAPS,
+        "raps_uploads": raps_uploads(draw) if draw.method == DrawMethod.RAPS else 0,
         "entries": entries_summary(draw),
         "seed": draw.revealed_seed(),
         "winners_wanted": winners_wanted(draw),
@@ -65,12 +66,12 @@ def record_entries(request, draw_id: int):
 
 @permission_required(READ_RECORD, raise_exception=True)
 def record_verify(request, draw_id: int):
-    """The check `manage.py verify_draw` makes, on exactly the bytes of the two downloads. A read:
+    """The check `manage.py verify_draw` makes, on exactly the bytes of the two downloads, and
+    against the commitments the database and the audit log kept (draws.commitments). A read:
     GET (or the button's POST) changes nothing."""
     draw = _draw(draw_id)
-    files = draw_record_files(draw)
-    report = verify_record(files.json, files.entries)
-    return render(request, "draws/record_verify.html", {"draw": draw, "report": report, "files": files})
+    report = draw_verify(draw)
+    return render(request, "draws/record_verify.html", {"draw": draw, "report": report})
 
 
 @permission_required(READ_RECORD, raise_exception=True)

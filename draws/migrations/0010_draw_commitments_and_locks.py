@@ -24,8 +24,9 @@ from core.migration_sql import postgresql_only
 #   SECURITY DEFINER trigger appends what they became; nobody updates or deletes a row, and a
 #   row is written by that trigger only. Draws frozen before this migration get their rows from
 #   the audit log's append-only events (the freeze; each RAPS upload before the start).
-FORWARD = r"""
--- Draws frozen before this migration: their commitments as the audit log recorded them.
+
+# Draws frozen before this migration: their commitments as the audit log recorded them.
+BACKFILL = r"""
 INSERT INTO @schema@.draws_drawcommitment (draw_id, step, entries_sha256, seed_sha256, recorded_at, db_user)
 SELECT d.id, x.step, coalesce(x.entries_sha256, ''), coalesce(x.seed_sha256, ''), x.created_at,
        'from the audit log (migration 0010)'
@@ -48,7 +49,11 @@ SELECT d.id, x.step, coalesce(x.entries_sha256, ''), coalesce(x.seed_sha256, '')
         ORDER BY e.created_at, e.id)
   ) AS x
  ORDER BY d.id, x.created_at, x.id;
+"""
 
+FORWARD = (
+    BACKFILL
+    + r"""
 -- The old functions named their tables without a schema: gone.
 DROP TRIGGER IF EXISTS draws_draw_record_frozen ON @schema@.draws_draw;
 DROP FUNCTION IF EXISTS @schema@.draws_draw_record_frozen();
@@ -78,7 +83,7 @@ BEGIN
            OR NEW.started_at IS NOT NULL OR NEW.started_by <> '' OR NEW.witness_name <> ''
            OR NEW.winners_wanted IS NOT NULL OR NEW.win_once <> '' OR NEW.completed_at IS NOT NULL
            OR NEW.ended_short_reason <> '' THEN
-            RAISE EXCEPTION 'a draw is created scheduled, with nothing frozen or run yet'
+            RAISE EXCEPTION 'a draw is created scheduled, with nothing frozen or run yet: INSERT refused'
                 USING ERRCODE = 'insufficient_privilege';
         END IF;
         RETURN NEW;
@@ -111,7 +116,7 @@ BEGIN
     ELSIF step = 'scheduled -> closed' THEN
         -- The freeze: the entry list, its hash and the seed's commitment.
         IF NEW.entries_frozen_at IS NULL THEN
-            RAISE EXCEPTION 'draw % is closed only when its entries are frozen', OLD.id
+            RAISE EXCEPTION 'draw % is closed only when its entries are frozen: refused', OLD.id
                 USING ERRCODE = 'insufficient_privilege';
         END IF;
         SELECT coalesce(array_agg(c), '{}') INTO allowed FROM unnest(every_column) AS c WHERE c <> ALL (run_columns);
@@ -126,7 +131,7 @@ BEGIN
         END IF;
     ELSIF step = 'closed -> running' THEN
         IF NEW.started_at IS NULL OR NEW.entries_frozen_at IS NULL THEN
-            RAISE EXCEPTION 'draw % starts with its start time, on frozen entries', OLD.id
+            RAISE EXCEPTION 'draw % starts with its start time, on frozen entries: refused', OLD.id
                 USING ERRCODE = 'insufficient_privilege';
         END IF;
         allowed := ARRAY['status', 'started_at', 'started_by', 'witness_name', 'winners_wanted', 'win_once'];
@@ -135,12 +140,12 @@ BEGIN
         allowed := CASE WHEN OLD.witness_name = '' THEN ARRAY['witness_name'] ELSE '{}' END;
     ELSIF step = 'running -> drawn' THEN
         IF NEW.completed_at IS NULL THEN
-            RAISE EXCEPTION 'draw % completes with its completion time', OLD.id
+            RAISE EXCEPTION 'draw % completes with its completion time: refused', OLD.id
                 USING ERRCODE = 'insufficient_privilege';
         END IF;
         allowed := ARRAY['status', 'completed_at', 'ended_short_reason'];
     ELSE
-        RAISE EXCEPTION 'a draw does not go from % to % (draw %)', OLD.status, NEW.status, OLD.id
+        RAISE EXCEPTION 'a draw does not go from % to % (draw %): refused', OLD.status, NEW.status, OLD.id
             USING ERRCODE = 'insufficient_privilege';
     END IF;
     IF NOT changed <@ allowed THEN
@@ -306,6 +311,7 @@ CREATE TRIGGER draws_drawpick_while_running
     BEFORE INSERT OR UPDATE ON @schema@.draws_drawpick
     FOR EACH ROW EXECUTE FUNCTION @schema@.draws_drawpick_while_running();
 """
+)
 
 BACKWARD = """
 DROP TRIGGER IF EXISTS draws_drawpick_while_running ON @schema@.draws_drawpick;
