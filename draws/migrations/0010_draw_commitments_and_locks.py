@@ -51,9 +51,7 @@ SELECT d.id, x.step, coalesce(x.entries_sha256, ''), coalesce(x.seed_sha256, '')
  ORDER BY d.id, x.created_at, x.id;
 """
 
-FORWARD = (
-    BACKFILL
-    + r"""
+FORWARD = r"""
 -- The old functions named their tables without a schema: gone.
 DROP TRIGGER IF EXISTS draws_draw_record_frozen ON @schema@.draws_draw;
 DROP FUNCTION IF EXISTS @schema@.draws_draw_record_frozen();
@@ -311,7 +309,6 @@ CREATE TRIGGER draws_drawpick_while_running
     BEFORE INSERT OR UPDATE ON @schema@.draws_drawpick
     FOR EACH ROW EXECUTE FUNCTION @schema@.draws_drawpick_while_running();
 """
-)
 
 BACKWARD = """
 DROP TRIGGER IF EXISTS draws_drawpick_while_running ON @schema@.draws_drawpick;
@@ -370,5 +367,6 @@ class Migration(migrations.Migration):
         # Reversed (operations run backwards): once this migration's triggers are gone, 0008's and
         # 0009's come back as they were.
         postgresql_only("SELECT 1", _PICKS_0008.FORWARD + _FROZEN_0009.FORWARD),
+        postgresql_only(BACKFILL, "SELECT 1", in_schema=True),
         postgresql_only(FORWARD, BACKWARD, in_schema=True),
     ]
