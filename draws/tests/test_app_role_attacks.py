@@ -9,11 +9,13 @@ production's web, worker and beat connect as that role.
 import datetime as dt
 import hashlib
 import importlib
+import re
 
 import pytest
 import time_machine
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
+from django.urls import reverse
 
 from core.models import AuditEvent
 from core.tests.test_audit_role import as_app_role
@@ -24,6 +26,7 @@ from draws.record import draw_record_files
 from draws.services import draw_close_window, draws_cancel
 from draws.tests.builders import MANAGER, SAST, add_entries, closed_draw
 from draws.tests.raps_fixtures import closed_session, csv_text, floor_players, floor_rows, raps_series, upload
+from draws.tests.test_record_pages import pdf_text
 from draws.verification import verify_record
 from members.tests.factories import MemberFactory
 from promotions.tests.factories import make_draw, make_series
@@ -359,7 +362,7 @@ def test_freeze_start_picks_outcomes_and_completion_work_as_the_app_role(series)
     assert {line.check for line in report.lines} >= {DATABASE_CHECK, AUDIT_CHECK}
 
 
-def test_a_raps_list_is_replaced_before_the_start_as_the_app_role_and_the_uploads_are_counted(reference_data):
+def test_a_raps_list_is_replaced_before_the_start_as_the_app_role_and_the_uploads_are_counted(reference_data, manager):
     draw = closed_session(raps_series(winners=4), at=SESSION_AT)
     players = floor_players()
     with as_app_role():
@@ -374,6 +377,10 @@ def test_a_raps_list_is_replaced_before_the_start_as_the_app_role_and_the_upload
     report = draw_verify(draw)
     assert report.holds, report.text()
     assert "uploaded 2 times" in next(line.detail for line in report.lines if line.check == DATABASE_CHECK)
+    page = manager.get(reverse("draws:record", kwargs={"draw_id": draw.pk})).content.decode()
+    assert re.search(r'id="raps-uploads">\s*uploaded 2 times', page)
+    certificate = manager.get(reverse("draws:certificate", kwargs={"draw_id": draw.pk})).content
+    assert "uploaded 2 times" in pdf_text(certificate)
 
 
 def test_cancelling_a_frozen_draw_works_as_the_app_role(frozen):
