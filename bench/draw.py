@@ -193,19 +193,25 @@ def fill_activations(draw, activations: int, tickets: int, members: int) -> None
 
 def reopen(draw) -> None:
     """Put the draw back to `scheduled`, unfrozen, so draw_close_window can be timed again (the
-    bench undoing its own freeze in its own database; no pick is ever made here)."""
+    bench undoing its own freeze in its own database; no pick is ever made here). The database
+    refuses to unfreeze a draw (draws migration 0010), so the bench, connected as the owner,
+    switches the triggers off for this one statement."""
+    from django.db import connection, transaction
+
     from draws.models import Draw, DrawStatus
 
     if draw.status != DrawStatus.SCHEDULED or draw.entries_sha256:
-        Draw.objects.filter(pk=draw.pk).update(
-            status=DrawStatus.SCHEDULED,
-            entries_frozen_at=None,
-            entries_count=0,
-            tickets_total=0,
-            entries_sha256="",
-            seed_sha256="",
-            seed_hex="",
-        )
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SET LOCAL session_replication_role = replica")
+            Draw.objects.filter(pk=draw.pk).update(
+                status=DrawStatus.SCHEDULED,
+                entries_frozen_at=None,
+                entries_count=0,
+                tickets_total=0,
+                entries_sha256="",
+                seed_sha256="",
+                seed_hex="",
+            )
         draw.refresh_from_db()
 
 

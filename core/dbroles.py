@@ -1,5 +1,7 @@
-"""The application's PostgreSQL role: it owns nothing and may only SELECT and INSERT in the
-audit log.
+"""The application's PostgreSQL role: it owns nothing, may only SELECT and INSERT in the
+audit log, only SELECT in the tables whose model says so (`app_role_privileges`, e.g. a draw's
+commitments), and may not create TEMP tables (a TEMP table named like a real one is what a
+trigger function with a loose search_path would read instead).
 
 Migrations run as the owner of the tables (MIGRATION_DATABASE_URL); web, worker and beat
 connect as settings.DB_APP_ROLE (DATABASE_URL). Only an owner or a superuser may TRUNCATE a
@@ -9,6 +11,7 @@ application cannot do any of that to the audit log whatever SQL it is tricked in
 
 import logging
 
+from django.apps import apps
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
 
@@ -70,7 +73,34 @@ def grant_app_role(*, using: str = DEFAULT_DB_ALIAS, verbosity: int = 1, **kwarg
             f"ALTER DEFAULT PRIVILEGES IN SCHEMA {schema} GRANT USAGE, SELECT ON SEQUENCES TO {app}",
         ):
             cursor.execute(statement)
+        tables = set(connection.introspection.table_names(cursor))
+        for model in apps.get_models():
+            privileges = getattr(model, "app_role_privileges", None)
+            if privileges is not None and model._meta.db_table in tables:
+                table = _ident(model._meta.db_table)
+                cursor.execute(f"REVOKE ALL ON {table} FROM {app}")
+                if privileges:
+                    cursor.execute(f"GRANT {', '.join(privileges)} ON {table} TO {app}")
+        _revoke_temporary(cursor, role, verbosity)
     _say(verbosity, f"Granted the application role {role!r} its rights (audit log: SELECT and INSERT only).")
+
+
+def _revoke_temporary(cursor, role: str, verbosity: int) -> None:
+    """No TEMP tables for the application's role (nor for PUBLIC, through which every role has
+    them by default). Only the database's owner (or a superuser) can revoke it: otherwise say
+    what the DBA has to run."""
+    cursor.execute("SELECT current_database()")
+    database = _ident(cursor.fetchone()[0])
+    app = _ident(role)
+    for grantee in ("PUBLIC", app):
+        cursor.execute(f"REVOKE TEMPORARY ON DATABASE {database} FROM {grantee}")
+    cursor.execute("SELECT has_database_privilege(%s, current_database(), 'TEMPORARY')", [role])
+    if cursor.fetchone()[0]:
+        _say(
+            verbosity,
+            f"The application role may still create TEMP tables in {database}: ask the database's owner to run  "
+            f"REVOKE TEMPORARY ON DATABASE {database} FROM PUBLIC, {app};",
+        )
 
 
 def _current_schema(cursor) -> str:

@@ -11,6 +11,7 @@ from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from draws.commitments import raps_uploads
 from draws.models import Draw, DrawPick
 from draws.record import entries_summary, win_once, winners_wanted
 from draws.record_selectors import draw_picks
@@ -39,6 +40,7 @@ def certificate_context(draw: Draw) -> dict:
     return {
         "draw": draw,
         "raps": draw.method == DrawMethod.RAPS,
+        "raps_uploads": raps_uploads(draw) if draw.method == DrawMethod.RAPS else 0,
         "scheduled_at": timezone.localtime(draw.scheduled_at),
         "entries": entries_summary(draw),
         "seed": draw.revealed_seed(),

@@ -392,3 +392,32 @@ class RapsEntry(models.Model):
     class Meta:
         ordering = ["raps_list", "pool", "row"]
         constraints = [models.UniqueConstraint(fields=["raps_list", "pool", "row"], name="raps_row_per_pool")]
+
+
+class CommitmentStep(models.TextChoices):
+    ENTRIES_FROZEN = "entries_frozen", "Entries frozen"
+    RAPS_LIST = "raps_list", "Active-player list uploaded"
+
+
+class DrawCommitment(models.Model):
+    """What a draw committed to, as the database saw it: one row each time a draw's entry-list
+    hash or seed hash is set or replaced (the freeze; each RAPS upload). Append-only and written
+    only by a trigger on draws_draw (migration 0010): the application's database role may only
+    read it, so Verify can hold the record against it (draws.commitments). Nothing writes it on
+    SQLite (`make run` without PostgreSQL)."""
+
+    draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="commitments")
+    step = models.CharField(max_length=16, choices=CommitmentStep.choices)
+    entries_sha256 = models.CharField(max_length=64)
+    seed_sha256 = models.CharField(max_length=64)
+    recorded_at = models.DateTimeField(help_text="The database's clock when the row was written.")
+    db_user = models.CharField(max_length=150, help_text="The database login that wrote the draw.")
+
+    # core.dbroles: the application's database role may only read this table.
+    app_role_privileges = ("SELECT",)
+
+    class Meta:
+        ordering = ["draw", "id"]
+
+    def __str__(self) -> str:
+        return f"Commitment of draw {self.draw_id} at {self.recorded_at}"

@@ -11,10 +11,10 @@ from django.utils import timezone
 from core.formats import spreadsheet_safe
 from core.paging import page_of
 from draws import certificate
+from draws.commitments import draw_verify, raps_uploads
 from draws.models import Draw
-from draws.record import draw_record_files, entries_summary, record_file_names, winners_wanted
+from draws.record import draw_record_files, entries_summary, winners_wanted
 from draws.record_selectors import draw_for_record, draw_picks, promotion_winning_picks
-from draws.verification import verify_record
 from draws.verify_cache import cached_verify
 from promotions.models import DrawMethod, Promotion
 
@@ -36,6 +36,7 @@ def record(request, draw_id: int):
     context = {
         "draw": draw,
         "raps": draw.method == DrawMethod.RAPS,
+        "raps_uploads": raps_uploads(draw) if draw.method == DrawMethod.RAPS else 0,
         "entries": entries_summary(draw),
         "seed": draw.revealed_seed(),
         "winners_wanted": winners_wanted(draw),
@@ -66,18 +67,13 @@ def record_entries(request, draw_id: int):
 
 @permission_required(READ_RECORD, raise_exception=True)
 def record_verify(request, draw_id: int):
-    """The check `manage.py verify_draw` makes, on exactly the bytes of the two downloads. A read:
+    """The check `manage.py verify_draw` makes, on exactly the bytes of the two downloads, and
+    against the commitments the database and the audit log kept (draws.commitments). A read:
     GET (or the button's POST) changes nothing."""
     draw = _draw(draw_id)
-
-    def compute():
-        files = draw_record_files(draw)
-        return verify_record(files.json, files.entries)
-
     # A complete draw's record no longer changes: its report is computed once (draws.verify_cache).
-    report = cached_verify(draw, compute)
-    files = record_file_names(draw)
-    return render(request, "draws/record_verify.html", {"draw": draw, "report": report, "files": files})
+    report = cached_verify(draw, lambda: draw_verify(draw))
+    return render(request, "draws/record_verify.html", {"draw": draw, "report": report})
 
 
 @permission_required(READ_RECORD, raise_exception=True)

@@ -56,7 +56,6 @@ def closed_draw(
 def pin_seed(draw: Draw, wanted, picks: int = 3) -> None:
     """Give a closed draw a seed whose first `picks` serials satisfy `wanted(serials)`, so a test
     can stage "the winner is drawn again" without depending on chance."""
-    import hashlib
 
     from draws.selection import electronic_serial
 
@@ -67,7 +66,29 @@ def pin_seed(draw: Draw, wanted, picks: int = 3) -> None:
             for k in range(1, picks + 1)
         ]
         if wanted(serials):
-            Draw.objects.filter(pk=draw.pk).update(seed_hex=seed.hex(), seed_sha256=hashlib.sha256(seed).hexdigest())
-            draw.refresh_from_db()
+            rig_seed(draw, seed)
             return
     raise AssertionError("No seed gives those serials.")
+
+
+def rig_seed(draw: Draw, seed: bytes) -> None:
+    """Make `seed` the closed draw's seed as if chance had given it when its entries froze: the
+    draw, the commitment the database recorded and the audit event of the freeze (for a RAPS
+    session, of its last upload) all say so. Done as the suite's superuser with the triggers off:
+    the database refuses a new seed on a frozen draw to everyone else (test_app_role_attacks)."""
+    import hashlib
+
+    from core.models import AuditEvent
+    from draws.models import DrawCommitment
+    from testing.db import triggers_off
+
+    digest = hashlib.sha256(seed).hexdigest()
+    action = "draw.raps_list_uploaded" if draw.method == "raps" else "draw.entries_frozen"
+    events = AuditEvent.objects.filter(object_type="draws.draw", object_id=str(draw.pk), action=action)
+    event = (events.order_by("-created_at", "-id") if draw.method == "raps" else events.order_by("created_at", "id"))[0]
+    with triggers_off():
+        Draw.objects.filter(pk=draw.pk).update(seed_hex=seed.hex(), seed_sha256=digest)
+        last = DrawCommitment.objects.filter(draw=draw).order_by("-id")[0]
+        DrawCommitment.objects.filter(pk=last.pk).update(seed_sha256=digest)
+        AuditEvent.objects.filter(pk=event.pk).update(data={**event.data, "seed_sha256": digest})
+    draw.refresh_from_db()

@@ -2,7 +2,6 @@
 a player who is the registered proxy of another participant is redrawn (the gap issue 7 left)."""
 
 import datetime as dt
-import hashlib
 
 import pytest
 import time_machine
@@ -11,7 +10,7 @@ from draws.engine import draw_start, pick_outcome_record
 from draws.models import Draw, DrawPick, DrawStatus, PickOutcome, RapsEntry, RapsPool
 from draws.selection import raps_row
 from draws.services import draw_close_window
-from draws.tests.builders import MANAGER
+from draws.tests.builders import MANAGER, rig_seed
 from draws.tests.raps_fixtures import SESSION, UPLOAD_AT, closed_session, csv_text, player, raps_series, upload
 from promotions.tests.factories import make_draw
 from proxies.tests.factories import nominate
@@ -37,7 +36,7 @@ def pin_raps_seed(draw: Draw, pool: str, row: int) -> None:
     for i in range(100_000):
         seed = i.to_bytes(32, "big")
         if raps_row(seed=seed, list_sha256=draw.entries_sha256, pool=pool, k=1, pool_size=size) == row:
-            Draw.objects.filter(pk=draw.pk).update(seed_hex=seed.hex(), seed_sha256=hashlib.sha256(seed).hexdigest())
+            rig_seed(draw, seed)
             return
     raise AssertionError("no seed found")
 

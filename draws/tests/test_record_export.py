@@ -10,6 +10,7 @@ from draws.record import draw_record_files
 from draws.services import canonical_entries
 from draws.tests.record_helpers import CONDUCTOR, DRAW_AT, closed_draw, complete, electronic_picks, sha256, start
 from promotions.tests.factories import make_draw, make_series
+from testing.db import triggers_off
 
 pytestmark = pytest.mark.django_db
 
@@ -78,7 +79,8 @@ def test_the_file_is_utf8_with_indent_2_and_a_trailing_newline_and_the_same_byte
 
 def test_a_name_with_accents_is_written_as_utf8_not_escaped(draw):
     draw.name = "Tëst draw, Sandton 13h00"
-    draw.save(update_fields=["name"])
+    with triggers_off():  # named so when scheduled: a frozen draw keeps its name
+        draw.save(update_fields=["name"])
     assert "Tëst draw, Sandton 13h00".encode() in draw_record_files(draw).json
 
 
