@@ -198,6 +198,9 @@ AUTHENTICATION_BACKENDS = [
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
 LOGIN_COOLOFF = dt.timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15))
 LOGIN_SHORT_PAUSE = dt.timedelta(seconds=env_int("LOGIN_SHORT_PAUSE_SECONDS", 60))
+# Addresses whose clients follow no redirect: a card swipe in such an address is answered 400
+# (core.swipe), not sent on to the clean address.
+SWIPE_REFUSED_PREFIXES = ("/api/",)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"

@@ -10,7 +10,8 @@ import re
 from collections.abc import Callable
 from urllib.parse import unquote_plus, urlencode
 
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 
 # The card number of a stripe: track 1 "%B<card>^", its start sentinel "%" maybe lost, or track 2
 # ";<card>=" / ";<card>?" (its "=" is enough when the ";" was lost). Digits have no case; "%b"
@@ -95,13 +96,17 @@ class SwipeLogFilter(logging.Filter):
         return True
 
 
+SWIPE_IN_ADDRESS = "The address holds a card swipe: send only the card number."
+
+
 class SwipeInQueryMiddleware:
     """A request whose address holds a raw stripe, in its path, a query key or a query value, is
     sent on at once to the clean address, before anything else reads or logs it (Django's request
     log, error reports, the links a list page rebuilds from its query): a query value becomes its
     card number, a query key with a stripe is dropped with its value, and a path is cut back to
     the folder before the stripe. Any method: a POST to such an address is not run but sent on
-    (303) like a GET. Goes first in MIDDLEWARE, after SecurityMiddleware."""
+    (303) like a GET; under settings.SWIPE_REFUSED_PREFIXES (the API) the answer is 400 instead.
+    Goes first in MIDDLEWARE, after SecurityMiddleware."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -113,6 +118,10 @@ class SwipeInQueryMiddleware:
         )
         if not (path_swiped or query_swiped):
             return self.get_response(request)
+        if request.path_info.startswith(tuple(settings.SWIPE_REFUSED_PREFIXES)):
+            # A machine client follows no redirect: it is told its request is bad, in the API's
+            # error shape.
+            return JsonResponse({"code": "bad_request", "detail": SWIPE_IN_ADDRESS}, status=400)
         query = urlencode([(key, scrub(value)) for key, value in _pairs(request) if not looks_like_swipe(key)])
         if looks_like_swipe(unquote_plus(query)):  # a stripe split across a key and its value
             query = ""

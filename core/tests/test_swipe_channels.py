@@ -403,3 +403,13 @@ def test_every_form_of_the_project_recognises_swipes():
     }
     assert len(ours) > 20
     assert sorted(cls.__qualname__ for cls in ours if not issubclass(cls, SwipeGuard)) == []
+
+
+def test_a_swipe_in_an_api_address_is_refused_in_the_api_s_shape(client):
+    response = client.get(f"/api/v1/members/{TRACK1}/draws")
+    assert response.status_code == 400
+    assert response.json() == {
+        "code": "bad_request",
+        "detail": "The address holds a card swipe: send only the card number.",
+    }
+    assert_no_stripe(response.content.decode())
