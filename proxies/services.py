@@ -19,6 +19,7 @@ from draws.models import Activation, Draw, DrawStatus
 from members.eligibility import person_refusals
 from members.identity import identify_document
 from members.models import Member
+from members.staff import check_staff_property
 from promotions.models import DrawMethod
 from proxies.models import DeclineRegistration, ProxyNomination
 
@@ -97,11 +98,12 @@ def _nominee_refusal(draw: Draw, participant: Member, nominee: Nominee) -> str |
     return None
 
 
-def _locked_draws(draw_ids: Sequence[int]) -> list[Draw]:
-    """The draws, locked in id order (no deadlock between two desks) with what the checks read."""
+def _locked_draws(draw_ids: Sequence[int], actor: Actor, what: str) -> list[Draw]:
+    """The draws, locked in id order (no deadlock between two desks) with what the checks read,
+    once `actor` is known to work at each draw's property."""
     draws = list(
         Draw.objects.select_for_update(of=("self",))
-        .select_related("series", "series__promotion")
+        .select_related("series", "series__promotion", "property")
         .filter(pk__in=set(draw_ids))
         .order_by("pk")
     )
@@ -110,6 +112,7 @@ def _locked_draws(draw_ids: Sequence[int]) -> list[Draw]:
     days = {timezone.localtime(d.scheduled_at).date() for d in draws}
     if len(days) > 1:
         raise DomainError("Several draws at once must be on one promotional day.", code="several_days")
+    check_staff_property(actor, *{d.property_id: d.property for d in draws}.values(), what=what, done="registered")
     return draws
 
 
@@ -152,7 +155,7 @@ def proxy_nominate(
     try:
         with transaction.atomic():
             nominations = []
-            for draw in _locked_draws(draw_ids):
+            for draw in _locked_draws(draw_ids, actor, "proxies"):
                 refusal = proxy_refusal(draw=draw, participant=participant, now=now) or _nominee_refusal(
                     draw, participant, nominee
                 )
@@ -205,6 +208,7 @@ def proxy_revoke(*, actor: Actor, nomination_id: int, reason: str, now: dt.datet
     now = now or timezone.now()
     with transaction.atomic():
         nomination = ProxyNomination.objects.select_for_update().get(pk=nomination_id)
+        check_staff_property(actor, nomination.draw.property, what="proxies", done="registered")
         if not nomination.is_live:
             raise DomainError("This nomination was already revoked.", code="already_revoked")
         nomination.revoked_at, nomination.revoked_by, nomination.revoke_reason = now, actor.user, reason.strip()
@@ -242,7 +246,7 @@ def decline_register(
     try:
         with transaction.atomic():
             registrations = []
-            for draw in _locked_draws(draw_ids):
+            for draw in _locked_draws(draw_ids, actor, "declines"):
                 refusal = decline_refusal(draw=draw, member=member, now=now)
                 if refusal:
                     raise DomainError(refusal, code="decline_refused")
@@ -272,6 +276,7 @@ def decline_revoke(
     now = now or timezone.now()
     with transaction.atomic():
         registration = DeclineRegistration.objects.select_for_update().get(pk=registration_id)
+        check_staff_property(actor, registration.draw.property, what="declines", done="registered")
         if not registration.is_live:
             raise DomainError("This decline was already withdrawn.", code="already_revoked")
         registration.revoked_at, registration.revoked_by = now, actor.user
