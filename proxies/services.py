@@ -98,9 +98,8 @@ def _nominee_refusal(draw: Draw, participant: Member, nominee: Nominee) -> str |
     return None
 
 
-def _locked_draws(draw_ids: Sequence[int], actor: Actor, what: str) -> list[Draw]:
-    """The draws, locked in id order (no deadlock between two desks) with what the checks read,
-    once `actor` is known to work at each draw's property."""
+def _locked_draws(draw_ids: Sequence[int]) -> list[Draw]:
+    """The draws, locked in id order (no deadlock between two desks) with what the checks read."""
     draws = list(
         Draw.objects.select_for_update(of=("self",))
         .select_related("series", "series__promotion", "property")
@@ -112,8 +111,12 @@ def _locked_draws(draw_ids: Sequence[int], actor: Actor, what: str) -> list[Draw
     days = {timezone.localtime(d.scheduled_at).date() for d in draws}
     if len(days) > 1:
         raise DomainError("Several draws at once must be on one promotional day.", code="several_days")
-    check_staff_property(actor, *{d.property_id: d.property for d in draws}.values(), what=what, done="registered")
     return draws
+
+
+def _check_desk_property(actor: Actor, draws: Sequence[Draw], what: str) -> None:
+    """The desk registers proxies and declines only for its own properties' draws."""
+    check_staff_property(actor, *{d.property_id: d.property for d in draws}.values(), what=what, done="registered")
 
 
 def _nominee(nominee: Nominee) -> Nominee:
@@ -155,7 +158,9 @@ def proxy_nominate(
     try:
         with transaction.atomic():
             nominations = []
-            for draw in _locked_draws(draw_ids, actor, "proxies"):
+            draws = _locked_draws(draw_ids)
+            _check_desk_property(actor, draws, "proxies")
+            for draw in draws:
                 refusal = proxy_refusal(draw=draw, participant=participant, now=now) or _nominee_refusal(
                     draw, participant, nominee
                 )
@@ -246,7 +251,9 @@ def decline_register(
     try:
         with transaction.atomic():
             registrations = []
-            for draw in _locked_draws(draw_ids, actor, "declines"):
+            draws = _locked_draws(draw_ids)
+            _check_desk_property(actor, draws, "declines")
+            for draw in draws:
                 refusal = decline_refusal(draw=draw, member=member, now=now)
                 if refusal:
                     raise DomainError(refusal, code="decline_refused")
