@@ -8,10 +8,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from core.audit import Actor
 from core.errors import DomainError
 from core.forms import submit
+from members.staff import staff_act_refusal
 from promotions import services
 from promotions.forms import EarningRuleForm, PromotionForm, SeriesForm
 from promotions.models import DrawSeries, EarningRule, Promotion
-from members.staff import staff_act_refusal
 from promotions.rule_words import period_sentence, series_rule_in_words
 
 
