@@ -100,9 +100,13 @@ def staff_act_refusal(user, prop: Property, *, what: str = "draws", done: str = 
     return f"You work at {_names(mine)}: {what} at {prop.name} are {done} by its own team."
 
 
-def staff_may_act_at(user, prop: Property) -> bool:
-    """True if `user` may act at `prop` (see staff_act_refusal), for pages offering a button."""
-    return staff_act_refusal(user, prop) is None
+def staff_may_act_at(user, prop: Property | int) -> bool:
+    """True if `user` may act at `prop` (a Property or its primary key; see staff_act_refusal),
+    for pages offering a button."""
+    if user is None or getattr(user, "is_superuser", False):
+        return True
+    prop_id = prop if isinstance(prop, int) else prop.pk
+    return any(p.pk == prop_id for p in _profile_properties(user) or [])
 
 
 def check_staff_property(actor: Actor, *properties: Property, what: str = "draws", done: str = "run") -> None:

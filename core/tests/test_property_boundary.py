@@ -296,3 +296,31 @@ def test_the_demo_manager_runs_the_demo_draws_of_their_casinos_and_the_system_th
         assert load_demo_runs(now=now).completed == 4
     started_by = dict(Draw.objects.filter(status=DrawStatus.DRAWN).values_list("property__code", "started_by"))
     assert started_by == {"GRC": "manager", "GH": "manager", "EMN": "system:seed_demo", "MC": "system:seed_demo"}
+
+
+@time_machine.travel(sast(2026, 3, 4, 10, 0), tick=False)
+def test_the_member_page_and_the_proxy_form_offer_the_desk_only_its_casinos_draws(client, reference_data):
+    from members.tests.factories import PointsEntryFactory
+    from proxies.tests.factories import nominate
+
+    p = reference_data["properties"]
+    person = MemberFactory(card_number="6200000001")
+    windows = [{"day": -1, "open": "00:00", "close_before": 5}]
+    draws = {}
+    for code in ("GRC", "EMN"):
+        PointsEntryFactory(member=person, points=500, property=p[code])
+        draws[code] = make_draw(make_series(property_code=code, windows=windows), sast(2026, 3, 4, 12, 0))
+        services.activation_create(
+            actor=Actor.system("ehost"), draw_id=draws[code].pk, card_number=person.card_number, channel="ehost"
+        )
+    emn_nomination = nominate(participant=person, draw=draws["EMN"], now=sast(2026, 3, 4, 10, 0))
+    client.force_login(make_user(REWARDS_DESK, properties=["GRC"]))
+    page = client.get(reverse("members:detail", args=[person.pk])).content.decode()
+    assert reverse("proxies:nomination_revoke", args=[emn_nomination.pk]) not in page
+    form = client.get(reverse("proxies:member_decline", args=[person.pk])).context["form"]
+    assert [pk for pk, _ in form.fields["draws"].choices] == [draws["GRC"].pk]
+    page = client.get(reverse("proxies:member_decline", args=[person.pk])).content.decode()
+    assert "You work at Gold Reef City: declines at Emnotweni are registered by its own team." in page
+    client.force_login(make_user(REWARDS_DESK, properties=["EMN"]))
+    page = client.get(reverse("members:detail", args=[person.pk])).content.decode()
+    assert reverse("proxies:nomination_revoke", args=[emn_nomination.pk]) in page

@@ -6,6 +6,7 @@ from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from draws.models import Draw
+from members.staff import staff_may_act_at
 from proxies.models import DeclineRegistration, ProxyNomination
 from proxies.selectors import member_live_declines, member_live_nominations
 
@@ -17,11 +18,15 @@ def member_proxies(context, member):
     """The member's live nominations and declines, with Print form / Revoke and the two
     buttons for the desk."""
     perms = context.get("perms")
+    user = context.get("user")
+    nominations, declines = list(member_live_nominations(member)), list(member_live_declines(member))
     return {
         "member": member,
         "can_view": bool(perms and perms["proxies"]["view_proxynomination"]),
-        "nominations": member_live_nominations(member),
-        "declines": member_live_declines(member),
+        "nominations": nominations,
+        "declines": declines,
+        # Revoked only by the desk of the draw's property (members.staff; the service refuses others).
+        "elsewhere": {r.draw_id for r in [*nominations, *declines] if not staff_may_act_at(user, r.draw.property_id)},
         "can_nominate": bool(perms and perms["proxies"]["add_proxynomination"]),
         "can_decline": bool(perms and perms["proxies"]["add_declineregistration"]),
         "can_revoke_nomination": bool(perms and perms["proxies"]["change_proxynomination"]),
