@@ -6,12 +6,14 @@ from django.contrib.auth.models import Group
 from django.test import Client
 
 from core.roles import AUDITOR, CASH_DESK, PROMOTIONS_MANAGER, REWARDS_DESK
+from members.demo import PROPERTIES as DEMO_PROPERTY_NAMES
 from members.tests.factories import UserFactory
 
 # `--clock=HH:MM` runs the session at that Johannesburg wall time (see testing/clock.py).
 pytest_plugins = ["testing.clock"]
 
 ROLES = [REWARDS_DESK, PROMOTIONS_MANAGER, CASH_DESK, AUDITOR]
+DEMO_PROPERTIES = [code for code, _ in DEMO_PROPERTY_NAMES]  # GRC first
 
 
 @pytest.fixture
@@ -22,13 +24,37 @@ def reference_data(db):
     return {"properties": {p.code: p for p in properties}, "tiers": {t.code: t for t in tiers}}
 
 
-def make_user(role: str | None, **kwargs):
+# Roles that act only at the properties of their staff profile (members.staff).
+PROPERTY_BOUND = {REWARDS_DESK, PROMOTIONS_MANAGER}
+EVERY_PROPERTY = object()
+
+
+def make_user(role: str | None, *, properties=EVERY_PROPERTY, **kwargs):
+    """A user of `role`. The desk and managers get a staff profile (a user without one acts
+    nowhere): at every property by default (home Gold Reef City), or at `properties` (codes,
+    the first the home property); `properties=()` leaves them without a profile."""
     if role == "superuser":
         return UserFactory(is_superuser=True, is_staff=True, **kwargs)
     user = UserFactory(**kwargs)
     if role:
         user.groups.add(Group.objects.get(name=role))
+    if role in PROPERTY_BOUND and properties:
+        give_properties(user, list(DEMO_PROPERTIES) if properties is EVERY_PROPERTY else properties)
     return user
+
+
+def give_properties(user, codes) -> None:
+    """Give `user` a staff profile at the properties `codes` (the first the home), unaudited:
+    a fixture, not a change anyone made."""
+    from members.demo import ensure_reference_data
+    from members.models import StaffProfile
+
+    by_code = {p.code: p for p in ensure_reference_data()[0]}
+    chosen = [by_code[code] for code in codes]
+    profile, _ = StaffProfile.objects.update_or_create(user=user, defaults={"home_property": chosen[0]})
+    profile.other_properties.set(chosen[1:])
+    if hasattr(user, "_staff_properties_cache"):
+        delattr(user, "_staff_properties_cache")
 
 
 @pytest.fixture

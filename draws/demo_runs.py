@@ -22,6 +22,7 @@ from draws.engine import draw_end_short, draw_start, pick_outcome_record
 from draws.models import Channel, Draw, DrawStatus, PickOutcome
 from draws.services import activation_create, draw_close_window, draw_schedule
 from members.models import Member
+from members.staff import staff_may_act_at
 from promotions.models import DrawMethod, DrawSeries
 
 ENTRANTS = 12  # per draw: enough for five winners, a no-show and the odd automatic redraw
@@ -44,12 +45,14 @@ def load_demo_runs(*, now: dt.datetime | None = None) -> DemoRuns:
     """Add what is missing at each property: yesterday's completed draw and a draw waiting for Start."""
     now = now or timezone.now()
     manager = get_user_model().objects.filter(username=DEMO_MANAGER).first()
-    actor = Actor.for_user(manager) if manager else Actor.system("seed_demo")
     added = DemoRuns()
     series_list = DrawSeries.objects.filter(promotion__code=DEMO_PROMOTION_CODE, method=DrawMethod.ELECTRONIC).order_by(
         "property__code"
     )
     for series in series_list:
+        # The demo manager runs the draws at their casinos; the others' teams are not logins of the demo.
+        here = manager is not None and staff_may_act_at(manager, series.property)
+        actor = Actor.for_user(manager) if here else Actor.system("seed_demo")
         added.completed += _completed_yesterday(series, now=now, actor=actor)
         added.waiting += _waiting_for_start(series, now=now, actor=actor)
     return added

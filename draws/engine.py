@@ -35,6 +35,7 @@ from draws.services import freeze_entries
 from members.eligibility import person_refusals
 from members.identity import age_on
 from members.models import Member
+from members.staff import check_staff_property
 from promotions.models import DrawMethod, WinOnceScope
 
 logger = logging.getLogger(__name__)
@@ -51,8 +52,12 @@ AUTOMATIC_PICKS_PER_CALL = 500
 TICK_STARTS_WITHIN = dt.timedelta(hours=6)
 
 
-def _locked(draw_id: int) -> Draw:
-    return Draw.objects.select_for_update(of=("self",)).select_related("series").get(pk=draw_id)
+def _locked(draw_id: int, actor: Actor) -> Draw:
+    """The draw, row-locked, once `actor` is known to work at its property (the tick, with no
+    user, runs every property's draws)."""
+    draw = Draw.objects.select_for_update(of=("self",)).select_related("series", "property").get(pk=draw_id)
+    check_staff_property(actor, draw.property)
+    return draw
 
 
 def _winners(draw: Draw) -> int:
@@ -113,7 +118,7 @@ def draw_start(*, actor: Actor, draw_id: int, witness_name: str = "", now: dt.da
     no proxy or decline is registered for it (proxies.services)."""
     now = now or timezone.now()
     with transaction.atomic():
-        draw = _locked(draw_id)
+        draw = _locked(draw_id, actor)
         if draw.status in (DrawStatus.RUNNING, DrawStatus.DRAWN):
             return False
         refusal = draw_start_refusal(draw, now)
@@ -156,7 +161,7 @@ def draw_witness_record(*, actor: Actor, draw_id: int, witness_name: str) -> Dra
     if not name:
         raise DomainError("Type the witness's name.", code="witness_required")
     with transaction.atomic():
-        draw = _locked(draw_id)
+        draw = _locked(draw_id, actor)
         if draw.status != DrawStatus.RUNNING:
             raise DomainError("The witness is named while the draw runs.", code="not_running")
         if draw.witness_name:
@@ -301,7 +306,7 @@ def draw_advance(*, actor: Actor, draw_id: int, now: dt.datetime | None = None) 
     awaits its outcome (returned), the draw has its winners, or no entrant can win any more."""
     for _ in range(AUTOMATIC_PICKS_PER_CALL):
         with transaction.atomic():
-            draw = _locked(draw_id)
+            draw = _locked(draw_id, actor)
             if draw.status != DrawStatus.RUNNING or draw.method == DrawMethod.MANUAL:
                 return None
             awaiting = _awaiting(draw)
@@ -342,7 +347,7 @@ def draw_key_serial(*, actor: Actor, draw_id: int, serial: str, now: dt.datetime
     as a refused key entry in the audit log, not as a pick."""
     now = now or timezone.now()
     with transaction.atomic():
-        draw = _locked(draw_id)
+        draw = _locked(draw_id, actor)
         if draw.method != DrawMethod.MANUAL:
             raise DomainError("Serials are keyed only for manual draws.", code="not_manual")
         if draw.status != DrawStatus.RUNNING:
@@ -386,7 +391,7 @@ def pick_outcome_record(
     if outcome == PickOutcome.DISQUALIFIED and not reason:
         raise DomainError("Say why the winner is disqualified.", code="reason_required")
     with transaction.atomic():
-        draw = _locked(draw_id)
+        draw = _locked(draw_id, actor)
         pick = draw.picks.filter(pk=pick_id).first()
         if pick is None or draw.status != DrawStatus.RUNNING:
             raise DomainError("This pick is not part of a running draw.", code="not_running")
@@ -441,7 +446,7 @@ def draw_end_short(*, actor: Actor, draw_id: int, reason: str, now: dt.datetime 
     if not reason:
         raise DomainError("Say why the draw ends before it has all its winners.", code="reason_required")
     with transaction.atomic():
-        draw = _locked(draw_id)
+        draw = _locked(draw_id, actor)
         if draw.status != DrawStatus.RUNNING:
             raise DomainError("Only a running draw can be ended.", code="not_running")
         awaiting = _awaiting(draw)

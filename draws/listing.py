@@ -80,13 +80,14 @@ class DrawRow:
     cancellable: bool
 
 
-def draw_row(draw: Draw, *, activate_refusal: str | None) -> DrawRow:
+def draw_row(draw: Draw, *, activate_refusal: str | None, elsewhere: str | None = None) -> DrawRow:
+    """`elsewhere`: why the user may not act at the draw's property (members.staff), or None."""
     return DrawRow(
         draw=draw,
         title=draw.name.removesuffix(f", {local_datetime(draw.scheduled_at)}"),
         tickets=tickets_span(draw),
-        activate_refusal=activate_refusal,
-        cancellable=draw.cancel_refusal() is None,
+        activate_refusal=elsewhere or activate_refusal,
+        cancellable=elsewhere is None and draw.cancel_refusal() is None,
     )
 
 

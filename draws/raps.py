@@ -27,6 +27,7 @@ from core.formats import local_datetime
 from draws.allocation import person_refusals_for_draw
 from draws.models import Draw, DrawStatus, RapsEntry, RapsList, RapsPool
 from members.models import Exclusion, Member
+from members.staff import check_staff_property
 from promotions.models import DrawMethod, DrawSeries
 
 HEADER = ("card_number", "device_type", "device_id", "spend")
@@ -504,9 +505,10 @@ def raps_list_upload(
         excluded = excluded_devices_parse("\n".join(excluded_devices))
     except ValueError as error:
         raise DomainError(f"Excluded machines: {error}", code="raps_bad_exclusion") from None
-    draw = Draw.objects.select_related("series").filter(pk=draw_id).first()
+    draw = Draw.objects.select_related("series", "property").filter(pk=draw_id).first()
     if draw is None:
         raise DomainError(f"There is no draw {draw_id}.", code="unknown_draw")
+    check_staff_property(actor, draw.property)  # the draw's property only ever stays the same
     refusal = raps_upload_refusal(draw, now=now)  # before reading a file it would refuse anyway
     if refusal:
         raise DomainError(refusal, code="raps_not_open")

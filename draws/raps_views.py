@@ -20,6 +20,7 @@ from draws.raps import (
     raps_upload_refusal,
 )
 from draws.raps_forms import RapsUploadForm
+from members.staff import staff_act_refusal
 
 SHOWN_ROWS = 1000  # bad or left-out rows listed on the page; the count says how many more
 
@@ -66,7 +67,8 @@ def raps_upload(request, draw_id: int):
     context = {
         "draw": draw,
         "form": form,
-        "refusal": raps_upload_refusal(draw, now=timezone.now()),
+        # Another property's list is read here, uploaded by its own team (members.staff).
+        "refusal": staff_act_refusal(request.user, draw.property) or raps_upload_refusal(draw, now=timezone.now()),
         "current": _list_summary(current) if current else None,
         "report": report,
         "left_out_shown": report.left_out[:SHOWN_ROWS] if report else [],

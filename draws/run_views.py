@@ -18,6 +18,7 @@ from core.models import AuditEvent
 from draws import engine
 from draws.models import Draw, DrawStatus
 from draws.run_forms import EndShortForm, OutcomeForm, SerialForm, StartForm, WitnessForm
+from members.staff import staff_act_refusal
 from promotions.models import DrawMethod
 
 REFUSED_KEYS_SHOWN = 5
@@ -29,7 +30,8 @@ def run_context(draw: Draw, user) -> dict:
     picks = list(draw.picks.select_related("member")) if started else []
     awaiting = next((p for p in picks if p.awaits_outcome()), None)
     running = draw.status == DrawStatus.RUNNING
-    may_run = user.has_perm("draws.add_drawpick")
+    # Only the draw's own team runs it (the services refuse anyone else: members.staff).
+    may_run = user.has_perm("draws.add_drawpick") and staff_act_refusal(user, draw.property) is None
     winners = [p for p in picks if p.is_winner()]
     context = {
         # Who was drawn, with names and cards, is for the team running it and the auditors.

@@ -16,7 +16,8 @@ from core.errors import DomainError
 from core.formats import local_datetime
 from draws.allocation import MemberDrawStanding, allocation_overview, member_allocation
 from draws.models import Activation, Channel, DeviceKind, DeviceToken, Draw, DrawStanding, DrawStatus, TicketWindow
-from members.models import ImportJob, ImportKind, ImportStatus, Member
+from members.models import ImportJob, ImportKind, ImportStatus, Member, Property
+from members.staff import check_staff_property
 from promotions.models import DrawMethod, DrawSeries, EarningRule, Promotion, PromotionStatus
 from promotions.rules import POINTS_MAX
 
@@ -85,6 +86,7 @@ def draw_schedule(
         raise DomainError(
             f"A draw's own points per ticket must be a whole number from 1 to {POINTS_MAX:,}.", code="bad_rule"
         )
+    check_staff_property(actor, series.property, done="scheduled")
     with transaction.atomic():
         _check_in_promotion(series, scheduled_at)
         windows = list(windows or series.windows_for(scheduled_at))
@@ -160,6 +162,7 @@ def series_schedule_draws(*, actor: Actor, series: DrawSeries, moments: list[dt.
     """Schedule a draw at each moment not already taken by a draw of the series (a moved
     draw still takes its original moment, so re-running a weekly schedule does not bring it back).
     All or nothing: a moment refused for another reason (see series_schedule_plan) refuses the lot."""
+    check_staff_property(actor, series.property, done="scheduled")
     with transaction.atomic():
         DrawSeries.objects.select_for_update().get(pk=series.pk)  # one scheduler per series at a time
         plan = series_schedule_plan(series=series, moments=moments)
@@ -185,7 +188,8 @@ def draw_move(
     if not reason.strip():
         raise DomainError("Say why the draw is moved: the reason is kept on the draw.", code="no_reason")
     with transaction.atomic():
-        draw = Draw.objects.select_for_update(of=("self",)).select_related("series").get(pk=draw_id)
+        draw = Draw.objects.select_for_update(of=("self",)).select_related("series", "property").get(pk=draw_id)
+        check_staff_property(actor, draw.property, done="scheduled")
         if draw.name == _draw_name(draw.series, draw.scheduled_at):  # a generated name carries the date
             draw.name = _draw_name(draw.series, scheduled_at)
         refusal = draw.move_refusal()
@@ -243,6 +247,8 @@ def draws_cancel(*, actor: Actor, draw_ids: Sequence[int], reason: str) -> list[
         draws = list(Draw.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
         if len(draws) != len(ids):
             raise DomainError("One of the chosen draws does not exist: choose the draws again.", code="unknown_draw")
+        where = Property.objects.in_bulk({draw.property_id for draw in draws})
+        check_staff_property(actor, *sorted(where.values(), key=lambda p: p.name), done="scheduled")
         refused = [(draw, refusal) for draw in draws if (refusal := draw.cancel_refusal())]
         if len(draws) == 1 and refused:
             raise DomainError(refused[0][1], code="not_cancellable")
@@ -294,6 +300,7 @@ def activation_create(
     )
     if draw is None:
         raise DomainError(f"There is no draw {draw_id}.", code="unknown_draw")
+    check_staff_property(actor, draw.property, what="tickets", done="activated")
     rule_before = _rule_fingerprint(draw)
     _check_can_activate(draw, member, channel, device, now)  # the cheap checks before the allocation
     standing = member_allocation(draw, member, at=now)

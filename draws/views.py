@@ -21,6 +21,7 @@ from draws.rule_words import rule_in_words
 from draws.run_views import run_context
 from draws.selectors import draw_standing_overview
 from members.models import Member
+from members.staff import staff_act_refusal
 from promotions.models import DrawMethod, DrawSeries
 
 LATEST_ACTIVATIONS = 50
@@ -33,7 +34,14 @@ def draw_list(request):
     page, query = page_of(request, listing.draws_filtered(form, request.user, now))
     desk = request.user.has_perm("draws.add_activation")
     # Each row offers "Activate tickets" only when the desk could (the same check as the service).
-    rows = [listing.draw_row(draw, activate_refusal=_desk_refusal(draw, now) if desk else None) for draw in page]
+    rows = [
+        listing.draw_row(
+            draw,
+            activate_refusal=_desk_refusal(draw, now) if desk else None,
+            elsewhere=staff_act_refusal(request.user, draw.property),
+        )
+        for draw in page
+    ]
     context = {
         "form": form,
         "page": page,
@@ -56,6 +64,8 @@ def draw_detail(request, draw_id: int):
     raps = draw.method == DrawMethod.RAPS  # winners come from an active-player list: no tickets
     now = timezone.now()
     allocation, standing = (None, None) if raps else draw_standing_overview(draw)
+    # The buttons of the draw's own team: another property's staff read the page only.
+    elsewhere = staff_act_refusal(request.user, draw.property)
     context = {
         "draw": draw,
         "raps": raps,
@@ -67,9 +77,11 @@ def draw_detail(request, draw_id: int):
         "entries": _entries(draw),
         "allocation": allocation,
         "standing": standing,
-        "move_refusal": draw.move_refusal(),
-        "cancel_refusal": draw.cancel_refusal(),
-        "desk_refusal": _desk_refusal(draw, now),
+        "move_refusal": elsewhere or draw.move_refusal(),
+        "cancel_refusal": elsewhere or draw.cancel_refusal(),
+        "desk_refusal": staff_act_refusal(request.user, draw.property, what="tickets", done="activated")
+        or _desk_refusal(draw, now),
+        "elsewhere": elsewhere,
         "activations": draw.activations.select_related("member").order_by("-first_serial")[:LATEST_ACTIVATIONS],
         "seed_revealed": draw.status == DrawStatus.DRAWN,
     } | run_context(draw, request.user)
@@ -152,7 +164,11 @@ def move_message(draw: Draw, before) -> str:
 @permission_required("draws.change_draw", raise_exception=True)
 def standing_refresh(request, draw_id: int):
     """A manager asks for the allocation to be counted again now (after a rule fix, say)."""
-    draw = get_object_or_404(Draw, pk=draw_id)
+    draw = get_object_or_404(Draw.objects.select_related("property"), pk=draw_id)
+    elsewhere = staff_act_refusal(request.user, draw.property)
+    if elsewhere:
+        messages.error(request, elsewhere)
+        return redirect("draws:detail", draw_id=draw.pk)
     if services.draw_standing_request(draw_id=draw.pk):
         messages.info(request, "The allocation is being counted again; this page shows it when it is ready.")
     else:
@@ -202,7 +218,7 @@ def draws_cancel_many(request):
         messages.success(request, f"{len(cancelled)} draw{'s' if len(cancelled) != 1 else ''} cancelled.")
         return redirect(back)
     draws = Draw.objects.with_related().filter(pk__in=ids).order_by("scheduled_at", "id")
-    rows = [(draw, draw.cancel_refusal()) for draw in draws]
+    rows = [(draw, staff_act_refusal(request.user, draw.property) or draw.cancel_refusal()) for draw in draws]
     context = {
         "form": form,
         "chosen": [draw for draw, refusal in rows if not refusal],

@@ -26,6 +26,7 @@ from django.db import connection
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from core.audit import Actor
 from core.bulk import bulk_insert
 from members.identity import IdType, is_sa_id_number, normalise_id_number, validate_identity
 from members.models import (
@@ -38,6 +39,7 @@ from members.models import (
     Tier,
 )
 from members.phones import normalise_phone
+from members.staff import staff_act_refusal
 
 CHUNK_ROWS = 5000
 CHUNK_CHARS = 4 * 2**20  # a chunk of long rows ends early: memory per chunk stays bounded
@@ -154,14 +156,22 @@ class Lookups:
 
     tiers: dict[str, Tier] = field(default_factory=dict)
     properties: dict[str, Property] = field(default_factory=dict)
+    # Property pk -> why the importer may not import points there (members.staff), if they may not.
+    elsewhere: dict[int, str] = field(default_factory=dict)
 
     @classmethod
-    def load(cls) -> "Lookups":
+    def load(cls, *, points_importer: Actor | None = None) -> "Lookups":
+        """`points_importer`: whoever imports a points file; its rows must be at their properties
+        (points decide the tickets at that property's draws). Member records are group-wide."""
         lookups = cls()
         for tier in Tier.objects.all():
             lookups.tiers[tier.name.lower()] = lookups.tiers[tier.code.lower()] = tier
         for prop in Property.objects.all():
             lookups.properties[prop.name.lower()] = lookups.properties[prop.code.lower()] = prop
+            if points_importer is not None:
+                refusal = staff_act_refusal(points_importer.user, prop, what="points", done="imported")
+                if refusal:
+                    lookups.elsewhere[prop.pk] = refusal
         return lookups
 
     def tier(self, value: str, reasons: list[str]) -> Tier | None:
@@ -282,6 +292,8 @@ def parse_points_row(line: int, row: dict[str, str], lookups: Lookups, now: dt.d
     if not _CARD.match(card_number):
         reasons.append(f"card number {card_number!r} must be 6 to 20 digits")
     prop = lookups.property(row["property"], reasons)
+    if prop is not None and prop.pk in lookups.elsewhere:
+        reasons.append(lookups.elsewhere[prop.pk].rstrip("."))
     earned_at = _timestamp(row["earned_at"], "earned_at", reasons)
     if earned_at and earned_at > now:
         reasons.append(f"earned_at {row['earned_at'].strip()} is in the future")

@@ -516,7 +516,7 @@ def _import_file(job: ImportJob, claim: str, actor: Actor, errors: ErrorSpool, c
     """Stage the file chunk by chunk, each chunk in a short transaction of its own, then move
     it to the real tables in one transaction if no row was bad."""
     staging_clear(job.pk)  # what an earlier, interrupted attempt left
-    lookups = Lookups.load()
+    lookups = Lookups.load(points_importer=actor if job.kind == ImportKind.POINTS else None)
     now = timezone.now()
     if job.kind == ImportKind.MEMBERS:
         check, stage = members_chunk_check, members_stage

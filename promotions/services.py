@@ -6,7 +6,8 @@ from django.db import transaction
 from core.audit import Actor, audit_log, text_change, text_sha256
 from core.errors import DomainError
 from core.forms import DATE_MAX, DATE_MIN
-from members.models import Tier
+from members.models import Property, Tier
+from members.staff import check_staff_property
 from promotions.models import DrawSeries, EarningRule, PeriodKind, Promotion
 from promotions.rules import RULE_FIELDS, rule_values_validate, windows_parse
 
@@ -29,6 +30,12 @@ def promotion_save(*, actor: Actor, promotion: Promotion, properties) -> Promoti
         if not creating:
             # The lock draw_schedule and draw_move take: no draw lands outside the new dates meanwhile.
             Promotion.objects.select_for_update().filter(pk=promotion.pk).exists()
+        # A promotion's dates, terms and status govern the draws at every property it runs at:
+        # a manager sets up only a promotion all of whose properties (before and after) are theirs.
+        before = [] if creating else list(Property.objects.filter(promotions__pk=promotion.pk))
+        touched = {p.pk: p for p in [*before, *properties]}
+        check_staff_property(actor, *sorted(touched.values(), key=lambda p: p.name), what="promotions", done="set up")
+        if not creating:
             refusal = promotion.shrink_refusal(properties=properties)
             if refusal:
                 raise DomainError(refusal, code="outside_promotion")
@@ -94,6 +101,11 @@ def series_save(*, actor: Actor, series: DrawSeries, eligible_tiers, desk_tiers,
         # Under the promotion's lock, as promotion_save takes it: a property cannot be dropped
         # from the promotion between this check and the save.
         promotion = Promotion.objects.select_for_update().get(pk=series.promotion_id)
+        # Its property now and, when it is moved, before: both are run by the property's own team.
+        before = None if creating else DrawSeries.objects.filter(pk=series.pk).values_list("property", flat=True)[0]
+        touched = {series.property_id, before} - {None}
+        where = sorted(Property.objects.filter(pk__in=touched), key=lambda p: p.name)
+        check_staff_property(actor, *where, what="draw series", done="set up")
         refusal = promotion.property_refusal(series.property)
         if refusal:
             raise DomainError(refusal, code="outside_promotion")

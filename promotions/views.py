@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from core.audit import Actor
 from core.errors import DomainError
 from core.forms import submit
+from members.staff import staff_act_refusal
 from promotions import services
 from promotions.forms import EarningRuleForm, PromotionForm, SeriesForm
 from promotions.models import DrawSeries, EarningRule, Promotion
@@ -32,14 +33,24 @@ def promotion_detail(request, promotion_id: int):
         .prefetch_related("eligible_tiers")
         .annotate(draw_count=Count("draws"))
     )
-    rows = [SeriesRow(s, _rule_lines(s)) for s in series]
-    return render(request, "promotions/detail.html", {"promotion": promotion, "series_rows": rows})
+    user = request.user
+    rows = [SeriesRow(s, _rule_lines(s), staff_act_refusal(user, s.property)) for s in series]
+    # A manager sets up only what is at their properties (members.staff; the services refuse the rest).
+    here = [p for p in promotion.properties.all() if staff_act_refusal(user, p) is None]
+    context = {
+        "promotion": promotion,
+        "series_rows": rows,
+        "may_edit": len(here) == len(promotion.properties.all()),
+        "may_add_series": bool(here),
+    }
+    return render(request, "promotions/detail.html", context)
 
 
 @dataclass(frozen=True)
 class SeriesRow:
     series: DrawSeries
     rule_lines: list[str]  # the earning rule in words, or why it cannot be read
+    elsewhere: str | None = None  # why the user may not change it or schedule its draws, or None
 
 
 def _rule_lines(series: DrawSeries) -> list[str]:

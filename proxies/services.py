@@ -19,6 +19,7 @@ from draws.models import Activation, Draw, DrawStatus
 from members.eligibility import person_refusals
 from members.identity import identify_document
 from members.models import Member
+from members.staff import check_staff_property
 from promotions.models import DrawMethod
 from proxies.models import DeclineRegistration, ProxyNomination
 
@@ -114,7 +115,7 @@ def _locked_draws(draw_ids: Sequence[int]) -> list[Draw]:
     """The draws, locked in id order (no deadlock between two desks) with what the checks read."""
     draws = list(
         Draw.objects.select_for_update(of=("self",))
-        .select_related("series", "series__promotion")
+        .select_related("series", "series__promotion", "property")
         .filter(pk__in=set(draw_ids))
         .order_by("pk")
     )
@@ -124,6 +125,11 @@ def _locked_draws(draw_ids: Sequence[int]) -> list[Draw]:
     if len(days) > 1:
         raise DomainError("Several draws at once must be on one promotional day.", code="several_days")
     return draws
+
+
+def _check_desk_property(actor: Actor, draws: Sequence[Draw], what: str) -> None:
+    """The desk registers proxies and declines only for its own properties' draws."""
+    check_staff_property(actor, *{d.property_id: d.property for d in draws}.values(), what=what, done="registered")
 
 
 def _nominee(nominee: Nominee) -> Nominee:
@@ -170,7 +176,9 @@ def proxy_nominate(
     try:
         with transaction.atomic():
             nominations = []
-            for draw in _locked_draws(draw_ids):
+            draws = _locked_draws(draw_ids)
+            _check_desk_property(actor, draws, "proxies")
+            for draw in draws:
                 refusal = proxy_refusal(draw=draw, participant=participant, now=now) or _nominee_refusal(
                     draw, participant, nominee, now
                 )
@@ -251,6 +259,7 @@ def proxy_revoke(*, actor: Actor, nomination_id: int, reason: str, now: dt.datet
         draw = _locked_draw_of(ProxyNomination, nomination_id)
         nomination = ProxyNomination.objects.select_for_update().get(pk=nomination_id)
         nomination.draw = draw
+        check_staff_property(actor, draw.property, what="proxies", done="registered")
         refusal = nomination_revoke_refusal(nomination)
         if refusal:
             raise DomainError(refusal, code="already_revoked" if not nomination.is_live else "draw_started")
@@ -289,7 +298,9 @@ def decline_register(
     try:
         with transaction.atomic():
             registrations = []
-            for draw in _locked_draws(draw_ids):
+            draws = _locked_draws(draw_ids)
+            _check_desk_property(actor, draws, "declines")
+            for draw in draws:
                 refusal = decline_refusal(draw=draw, member=member, now=now)
                 if refusal:
                     raise DomainError(refusal, code="decline_refused")
@@ -337,6 +348,7 @@ def decline_revoke(
         draw = _locked_draw_of(DeclineRegistration, registration_id)
         registration = DeclineRegistration.objects.select_for_update().select_related("member").get(pk=registration_id)
         registration.draw = draw
+        check_staff_property(actor, draw.property, what="declines", done="registered")
         refusal = decline_revoke_refusal(registration)
         if refusal:
             raise DomainError(refusal, code="already_revoked" if not registration.is_live else "draw_started")

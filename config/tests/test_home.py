@@ -48,7 +48,7 @@ def at(hour: int, minute: int = 0, days: int = 0) -> dt.datetime:
 def login(user_for, role: str | None, home: str | None = None, others: tuple[str, ...] = (), **kwargs) -> Client:
     from members.models import Property
 
-    user = user_for(role, **kwargs)
+    user = user_for(role, properties=(), **kwargs)
     if home:
         staff_profile_set(
             actor=Actor.system("test"),

@@ -209,3 +209,103 @@ def test_one_navigation_link_is_active_the_longest_the_page_is_under(manager):
     assert [item["label"] for item in nav if item["active"]] == ["Imports"]
     nav = manager.get(reverse("members:lookup")).context["nav_items"]
     assert [item["label"] for item in nav if item["active"]] == ["Member lookup"]
+
+
+# --- Properties (issue 12): the desk and managers act only at their own properties ------------
+#
+# Every POST that changes something of a property's draw, for the role that may post it, with a
+# form the view accepts: a user of that role at ANOTHER property (Montecasino; the fixture's
+# draw is at Gold Reef City) gets the plain refusal and nothing changes; one at Gold Reef City
+# gets past that check (whatever the draw's state then says). (url name, kwargs maker, role, data)
+OWN_TEAM = "by its own team"  # the end of members.staff's refusal
+PROPERTY_POSTS = [
+    ("draws:activate", lambda o: {"draw_id": o["draw"].pk}, REWARDS_DESK, lambda o: {"card": o["queen"].card_number}),
+    (
+        "draws:move",
+        lambda o: {"draw_id": o["draw"].pk},
+        PROMOTIONS_MANAGER,
+        lambda o: {"scheduled_at": "2026-03-05T12:00", "reason": "The stage is booked."},
+    ),
+    ("draws:cancel", lambda o: {"draw_id": o["draw"].pk}, PROMOTIONS_MANAGER, lambda o: {"reason": "Venue closed."}),
+    ("draws:cancel_many", None, PROMOTIONS_MANAGER, lambda o: {"draw": [o["draw"].pk], "reason": "Venue closed."}),
+    ("draws:standing_refresh", lambda o: {"draw_id": o["draw"].pk}, PROMOTIONS_MANAGER, lambda o: {}),
+    ("draws:start", lambda o: {"draw_id": o["draw"].pk}, PROMOTIONS_MANAGER, lambda o: {"witness_name": "T. Nkosi"}),
+    ("draws:witness", lambda o: {"draw_id": o["draw"].pk}, PROMOTIONS_MANAGER, lambda o: {"witness_name": "T. Nkosi"}),
+    (
+        "draws:outcome",
+        lambda o: {"draw_id": o["draw"].pk},
+        PROMOTIONS_MANAGER,
+        lambda o: {"pick": 1, "outcome": "present"},
+    ),
+    ("draws:key_serial", lambda o: {"draw_id": o["draw"].pk}, PROMOTIONS_MANAGER, lambda o: {"serial": "1"}),
+    ("draws:end_short", lambda o: {"draw_id": o["draw"].pk}, PROMOTIONS_MANAGER, lambda o: {"reason": "Bin empty."}),
+    ("draws:resume", lambda o: {"draw_id": o["draw"].pk}, PROMOTIONS_MANAGER, lambda o: {}),
+    (
+        "proxies:nomination_revoke",
+        lambda o: {"nomination_id": o["nomination"].pk},
+        REWARDS_DESK,
+        lambda o: {"reason": "Participant will attend."},
+    ),
+    (
+        "proxies:decline_revoke",
+        lambda o: {"registration_id": o["decline"].pk},
+        REWARDS_DESK,
+        lambda o: {"reason": "Will attend after all."},
+    ),
+]
+
+
+def _state(objects) -> tuple:
+    """What any of the posts above would change: the audit log, the draw, its tickets, its registers."""
+    from core.models import AuditEvent
+    from draws.models import Activation, Draw
+    from proxies.models import DeclineRegistration, ProxyNomination
+
+    draw = objects["draw"]
+    return (
+        AuditEvent.objects.count(),
+        Draw.objects.filter(pk=draw.pk).values().get(),
+        Activation.objects.filter(draw=draw).count(),
+        list(ProxyNomination.objects.filter(draw=draw).values_list("revoked_at", flat=True)),
+        list(DeclineRegistration.objects.filter(draw=draw).values_list("revoked_at", flat=True)),
+        getattr(Draw.objects.get(pk=draw.pk), "standing", None) and Draw.objects.get(pk=draw.pk).standing.requested_at,
+    )
+
+
+@pytest.fixture
+def queen(objects):
+    """A Queen member with points at the draw's casino: the desk may print their tickets."""
+    from members.models import Tier
+    from members.tests.factories import MemberFactory, PointsEntryFactory
+
+    member = MemberFactory(card_number="6000000002", tier=Tier.objects.get(code="QUEEN"))
+    PointsEntryFactory(member=member, points=500)
+    return member
+
+
+@pytest.mark.parametrize(("name", "kwargs", "role", "data"), PROPERTY_POSTS, ids=[row[0] for row in PROPERTY_POSTS])
+def test_staff_of_another_property_are_refused_and_nothing_changes(name, kwargs, role, data, objects, queen, user_for):
+    from django.test import Client
+
+    objects["queen"] = queen
+    url = reverse(name, kwargs=kwargs(objects) if kwargs else None)
+    elsewhere = Client()
+    elsewhere.force_login(user_for(role, properties=["MC"]))
+    before = _state(objects)
+    page = elsewhere.post(url, data(objects), follow=True)
+    assert page.status_code == 200, name
+    assert "You work at Montecasino: " in page.content.decode() and OWN_TEAM in page.content.decode(), name
+    assert _state(objects) == before, f"{name} changed something for staff of another property"
+
+    here = Client()
+    here.force_login(user_for(role, properties=["GRC"]))
+    page = here.post(url, data(objects), follow=True)
+    assert page.status_code == 200 and OWN_TEAM not in page.content.decode(), name
+
+
+def test_every_property_post_is_a_known_action():
+    """The table names only real POST actions of the matrix above (a rename fails here)."""
+    posts = {name for name, *_ in PROPERTY_POSTS}
+    assert posts <= set(MATRIX) | set(POST_MATRIX)
+    # Every run action and both register revocations are in it.
+    assert {n for n in POST_MATRIX if n.startswith(("draws:", "proxies:"))} <= posts

@@ -22,13 +22,20 @@ def member_draws(context, member):
     now = timezone.now()
     perms = context.get("perms")
     desk = bool(perms and perms["draws"]["add_activation"])
-    here = staff_properties_q(context.get("user"))  # inside the draws' query: no statement of its own
+    user = context.get("user")
+    here = staff_properties_q(user)  # inside the draws' query: no statement of its own
+    everywhere = getattr(user, "is_superuser", False)
     rows = []
     for draw, standing, activation in member_upcoming_draws(member, now, here=here):
         refusal = None
         if desk and activation is None:
-            refusal = activation_refusal(draw=draw, member=member, channel=Channel.DESK, standing=standing, now=now)
-        rows.append((draw, standing, activation, refusal.message if refusal else None))
+            if not (everywhere or draw.is_here):
+                # members.staff's rule, read from the same query (is_here): the clerk's properties only.
+                refusal = f"{draw.property.name}'s own desk activates tickets for this draw."
+            else:
+                found = activation_refusal(draw=draw, member=member, channel=Channel.DESK, standing=standing, now=now)
+                refusal = found.message if found else None
+        rows.append((draw, standing, activation, refusal))
     several = len({draw.property_id for draw, *_ in rows}) > 1
     return {"member": member, "draws": rows, "desk": desk, "perms": perms, "show_property": several}
 

@@ -40,7 +40,7 @@ def listed(client, **params) -> list[Draw]:
 def at_property(role, user_for, client_for, code: str | None):
     from django.test import Client
 
-    user = user_for(role)
+    user = user_for(role, properties=())
     if code:
         staff_profile_set(actor=Actor.system("test"), user=user, home_property=Property.objects.get(code=code))
     client = Client()

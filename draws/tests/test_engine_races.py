@@ -10,14 +10,15 @@ import pytest
 import time_machine
 from django.db import connection
 
+from conftest import make_user
 from core.audit import audit_log
 from core.models import AuditEvent
+from core.roles import PROMOTIONS_MANAGER
 from draws import engine
 from draws.engine import draw_advance, draw_start, pick_outcome_record
 from draws.models import Draw, DrawPick, DrawStatus, PickOutcome
 from draws.selection import electronic_serial
 from draws.tests.builders import MANAGER, SAST, closed_draw, pin_seed
-from members.tests.factories import UserFactory
 from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -56,7 +57,7 @@ def run_in_threads(*calls):
 
 def test_the_tick_and_two_managers_starting_at_once_give_one_run(reference_data):
     draw, _ = closed_draw(make_series(), DRAW_AT, [5, 7, 9])
-    managers = [engine.Actor.for_user(UserFactory()) for _ in range(2)]
+    managers = [engine.Actor.for_user(make_user(PROMOTIONS_MANAGER)) for _ in range(2)]
     results = run_in_threads(
         lambda: draw_start(actor=managers[0], draw_id=draw.pk),
         lambda: draw_start(actor=managers[1], draw_id=draw.pk),

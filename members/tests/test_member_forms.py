@@ -85,8 +85,9 @@ def test_the_sign_up_page_preselects_the_clerks_property(user_for, reference_dat
     assert f'<option value="{gh}" selected>' in content
 
 
-def test_a_clerk_without_a_property_picks_it(desk, reference_data):
-    content = desk.get(reverse("members:sign_up")).content.decode()
+def test_a_clerk_without_a_property_picks_it(client, user_for, reference_data):
+    client.force_login(user_for(REWARDS_DESK, properties=()))
+    content = client.get(reverse("members:sign_up")).content.decode()
     assert '<option value="" selected>' in content
 
 

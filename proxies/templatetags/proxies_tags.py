@@ -6,6 +6,7 @@ from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from draws.models import Draw
+from members.staff import staff_may_act_at
 from proxies.models import DeclineRegistration, ProxyNomination
 from proxies.selectors import member_live_declines, member_live_nominations
 from proxies.services import decline_revoke_refusal, nomination_revoke_refusal
@@ -26,11 +27,14 @@ def member_proxies(context, member):
     declines = list(member_live_declines(member))
     for registration in declines:
         registration.revoke_refusal = decline_revoke_refusal(registration)
+    user = context.get("user")
     return {
         "member": member,
         "can_view": bool(perms and perms["proxies"]["view_proxynomination"]),
         "nominations": nominations,
         "declines": declines,
+        # Revoked only by the desk of the draw's property (members.staff; the service refuses others).
+        "elsewhere": {r.draw_id for r in [*nominations, *declines] if not staff_may_act_at(user, r.draw.property_id)},
         "can_nominate": bool(perms and perms["proxies"]["add_proxynomination"]),
         "can_decline": bool(perms and perms["proxies"]["add_declineregistration"]),
         "can_revoke_nomination": bool(perms and perms["proxies"]["change_proxynomination"]),

@@ -4,12 +4,15 @@ import datetime as dt
 
 from core.audit import Actor
 from members.models import Member
-from members.tests.factories import UserFactory, sa_id_for
+from members.tests.factories import sa_id_for
 from proxies.services import Nominee, decline_register, proxy_nominate
 
 
 def desk_actor() -> Actor:
-    return Actor.for_user(UserFactory())
+    from conftest import make_user
+    from core.roles import REWARDS_DESK
+
+    return Actor.for_user(make_user(REWARDS_DESK))
 
 
 def nominee_for(member: Member | None = None, *, name: str = "Lerato Khumalo", born=dt.date(1985, 6, 15)) -> Nominee:

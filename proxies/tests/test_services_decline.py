@@ -8,12 +8,14 @@ import inspect
 import pytest
 import time_machine
 
+from conftest import make_user
 from core.audit import Actor
 from core.errors import DomainError
 from core.models import AuditEvent
+from core.roles import REWARDS_DESK
 from draws.models import Draw
 from draws.services import activation_create, draw_cancel
-from members.tests.factories import MemberFactory, PointsEntryFactory, UserFactory
+from members.tests.factories import MemberFactory, PointsEntryFactory
 from promotions.models import DrawMethod
 from promotions.tests.factories import make_draw, make_series
 from proxies.models import DeclineRegistration
@@ -147,7 +149,7 @@ def test_a_decline_for_someone_else_is_impossible():
 
 
 def test_revoking_a_decline_keeps_it_with_the_reason_and_frees_the_member(draw):
-    person, clerk = participant_in(draw), UserFactory()
+    person, clerk = participant_in(draw), make_user(REWARDS_DESK)
     with time_machine.travel(IN_WINDOW, tick=False):
         registration = decline(member=person, draw=draw)
     with time_machine.travel(at("11:00"), tick=False):
@@ -202,7 +204,7 @@ def test_every_draw_of_the_day_is_declined_together_or_none(draw):
 
 @time_machine.travel(IN_WINDOW, tick=False)
 def test_a_decline_and_its_withdrawal_are_audited_on_the_registration(draw):
-    person, clerk = participant_in(draw), UserFactory()
+    person, clerk = participant_in(draw), make_user(REWARDS_DESK)
     registration = decline(member=person, draw=draw, actor=Actor.for_user(clerk))
     decline_revoke(
         actor=Actor.for_user(clerk),

@@ -9,13 +9,15 @@ import datetime as dt
 import pytest
 import time_machine
 
+from conftest import make_user
 from core.audit import Actor
 from core.errors import DomainError
 from core.models import AuditEvent
+from core.roles import REWARDS_DESK
 from draws.models import Draw
 from draws.seeds import emnotweni_daytime_playtime, load_promotion
 from draws.services import activation_create, draw_cancel
-from members.tests.factories import ExclusionFactory, MemberFactory, PointsEntryFactory, TierFactory, UserFactory
+from members.tests.factories import ExclusionFactory, MemberFactory, PointsEntryFactory, TierFactory
 from promotions.tests.factories import make_draw, make_series
 from proxies.models import ProxyNomination
 from proxies.services import Nominee, proxy_nominate, proxy_revoke
@@ -255,7 +257,7 @@ def test_both_id_documents_and_the_signed_form_are_required(draw, missing):
 def test_revoking_keeps_the_nomination_and_frees_the_participant_and_the_nominee(draw):
     first, second = participant_in(draw, "4400000001"), participant_in(draw, "4400000002")
     proxy = nominee_for(name="Sipho Dube")
-    clerk = UserFactory()
+    clerk = make_user(REWARDS_DESK)
     with time_machine.travel(IN_WINDOW, tick=False):
         nomination = nominate(participant=first, draw=draw, nominee=proxy)
     with time_machine.travel(at("11:00"), tick=False):
@@ -390,7 +392,7 @@ def test_daytime_playtime_refuses_a_proxy_but_accepts_a_decline(reference_data):
 
 @time_machine.travel(IN_WINDOW, tick=False)
 def test_a_nomination_and_its_revocation_are_audited_on_the_nomination(draw):
-    person, clerk = participant_in(draw), UserFactory()
+    person, clerk = participant_in(draw), make_user(REWARDS_DESK)
     nomination = nominate(
         participant=person, draw=draw, nominee=nominee_for(name="Sipho Dube"), actor=Actor.for_user(clerk)
     )
