@@ -250,7 +250,7 @@ PROPERTY_POSTS = [
         "proxies:decline_revoke",
         lambda o: {"registration_id": o["decline"].pk},
         REWARDS_DESK,
-        lambda o: {"reason": "Will attend after all."},
+        lambda o: {"reason": "Will attend after all.", "card": o["decline"].member.card_number},
     ),
 ]
 

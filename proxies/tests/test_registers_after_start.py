@@ -16,7 +16,7 @@ from core.models import AuditEvent
 from draws.engine import draw_start
 from draws.models import Draw, DrawStatus
 from draws.services import activation_create, draw_close_window
-from members.tests.factories import ExclusionFactory, MemberFactory, PointsEntryFactory, UserFactory, sa_id_for
+from members.tests.factories import ExclusionFactory, MemberFactory, PointsEntryFactory, sa_id_for
 from promotions.tests.factories import make_draw, make_series
 from proxies.models import DeclineRegistration, ProxyNomination
 from proxies.services import Nominee, decline_revoke, proxy_revoke
@@ -167,11 +167,11 @@ def test_a_decline_is_withdrawn_only_with_the_members_own_card(draw, card):
 
 @time_machine.travel(IN_WINDOW, tick=False)
 def test_the_withdrawal_is_audited_with_how_the_member_was_identified(draw):
-    person, clerk = participant_in(draw), UserFactory()
+    person, clerk = participant_in(draw), desk_actor()
     registration = decline(member=person, draw=draw)
-    decline_revoke(actor=Actor.for_user(clerk), registration_id=registration.pk, reason="Will attend", card_number=CARD)
+    decline_revoke(actor=clerk, registration_id=registration.pk, reason="Will attend", card_number=CARD)
     event = AuditEvent.objects.get(action="decline.revoked")
-    assert event.actor == clerk
+    assert event.actor == clerk.user
     assert event.data == {"reason": "Will attend", "member": CARD, "identified_by": "card"}
 
 
