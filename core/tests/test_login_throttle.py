@@ -4,28 +4,17 @@ minutes; from addresses an account has never signed in from, failures pause it (
 for a minute only; a sign-in clears only its own account's failures (core.throttle)."""
 
 import datetime as dt
-import zoneinfo
 
 import pytest
 import time_machine
 from django.urls import reverse
 
 from core.models import AuditEvent
+from core.tests.throttle_helpers import MORNING, PASSWORD
 
-SAST = zoneinfo.ZoneInfo("Africa/Johannesburg")
-MORNING = dt.datetime(2027, 3, 3, 10, 0, tzinfo=SAST)
-PASSWORD = "the-right-one-2026"
+pytestmark = pytest.mark.usefixtures("login_limits")
 HOME = "198.51.100.7"  # where the manager works (and has signed in from before, where a test says so)
 NAT = "192.0.2.80"  # a casino's one public address: every clerk there comes from it
-
-
-@pytest.fixture(autouse=True)
-def the_default_limits(settings):
-    # The limits come from the environment (LOGIN_FAILURE_LIMIT, LOGIN_COOLOFF_MINUTES,
-    # LOGIN_SHORT_PAUSE_SECONDS): pin the defaults this file's numbers speak of.
-    settings.LOGIN_FAILURE_LIMIT = 5
-    settings.LOGIN_COOLOFF = dt.timedelta(minutes=15)
-    settings.LOGIN_SHORT_PAUSE = dt.timedelta(minutes=1)
 
 
 @pytest.fixture

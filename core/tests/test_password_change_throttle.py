@@ -2,7 +2,6 @@
 passwords are audited, and 5 of them pause the page for that account for 15 minutes."""
 
 import datetime as dt
-import zoneinfo
 
 import pytest
 import time_machine
@@ -10,18 +9,10 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from core.models import AuditEvent
+from core.tests.throttle_helpers import MORNING, PASSWORD
 
-SAST = zoneinfo.ZoneInfo("Africa/Johannesburg")
-MORNING = dt.datetime(2027, 3, 3, 10, 0, tzinfo=SAST)
-PASSWORD = "the-right-one-2026"
+pytestmark = pytest.mark.usefixtures("login_limits")
 NEW = "Brand-New-Pass-77"
-
-
-@pytest.fixture(autouse=True)
-def the_default_limits(settings):
-    settings.LOGIN_FAILURE_LIMIT = 5
-    settings.LOGIN_COOLOFF = dt.timedelta(minutes=15)
-    settings.LOGIN_SHORT_PAUSE = dt.timedelta(minutes=1)
 
 
 @pytest.fixture

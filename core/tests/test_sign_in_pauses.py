@@ -2,7 +2,6 @@
 an address's, audited; nobody else may."""
 
 import datetime as dt
-import zoneinfo
 
 import pytest
 import time_machine
@@ -11,18 +10,10 @@ from django.urls import reverse
 
 from core.models import AuditEvent, SignInFailure
 from core.roles import AUDITOR, CASH_DESK, PROMOTIONS_MANAGER, REWARDS_DESK
+from core.tests.throttle_helpers import MORNING, PASSWORD
 
-SAST = zoneinfo.ZoneInfo("Africa/Johannesburg")
-MORNING = dt.datetime(2027, 3, 3, 10, 0, tzinfo=SAST)
-PASSWORD = "the-right-one-2026"
+pytestmark = pytest.mark.usefixtures("login_limits")
 GUESSER = "203.0.113.66"
-
-
-@pytest.fixture(autouse=True)
-def the_default_limits(settings):
-    settings.LOGIN_FAILURE_LIMIT = 5
-    settings.LOGIN_COOLOFF = dt.timedelta(minutes=15)
-    settings.LOGIN_SHORT_PAUSE = dt.timedelta(minutes=1)
 
 
 @pytest.fixture
