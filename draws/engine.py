@@ -11,7 +11,7 @@ import datetime as dt
 import logging
 import re
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -222,9 +222,44 @@ def _win_in_scope(draw: Draw, member: Member) -> DrawPick | None:
     return wins.select_related("draw").order_by("picked_at").first()
 
 
+def win_scope_lock_key(draw: Draw) -> str | None:
+    """The advisory lock's name for the draw's win-once scope when it reaches across draws
+    ("day": the promotion and the Johannesburg date of the draw; "period": the promotion), or None."""
+    promotion_id = draw.series.promotion_id
+    if draw.win_once == WinOnceScope.DAY:
+        return f"draws.win_scope.{promotion_id}.{timezone.localdate(draw.scheduled_at).isoformat()}"
+    if draw.win_once == WinOnceScope.PERIOD:
+        return f"draws.win_scope.{promotion_id}"
+    return None
+
+
+def _lock_win_scope(draw: Draw) -> None:
+    """Take turns with the promotion's other draws in the same win-once scope until this
+    transaction ends (issue 13, item 11): two draws running at once each check "already won
+    today?" and then record a win; without the turn both checks miss the other's uncommitted
+    win. Under READ COMMITTED the check made after the lock sees the other's committed win."""
+    key = win_scope_lock_key(draw)
+    if key is not None:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [key])
+
+
+def _won_in_scope_refusal(draw: Draw, pick: DrawPick) -> str | None:
+    """Why this pick cannot win: the member won another draw of the scope since the pick was made
+    (the two draws ran at once), in words for the conductor; None if not."""
+    won = _win_in_scope(draw, pick.member)
+    if won is None:
+        return None
+    return (
+        f"Card {pick.card_number} has just won {won.draw.name} (pick {won.k}): "
+        f"{WinOnceScope(draw.win_once).label.lower()}. Record Disqualified with that reason."
+    )
+
+
 def _record_pick(
     draw: Draw, *, actor: Actor, now: dt.datetime, pool: str, k: int, serial: int, member: Member, card: str
 ) -> DrawPick:
+    _lock_win_scope(draw)
     outcome, reason = _automatic_outcome(draw, member, now)
     last = draw.picks.order_by("-seq").values_list("seq", flat=True).first() or 0
     pick = DrawPick.objects.create(
@@ -399,6 +434,11 @@ def pick_outcome_record(
             raise DomainError(
                 f"Pick {pick.k} already has its outcome: {pick.get_outcome_display()}.", code="outcome_recorded"
             )
+        if outcome in WINNING_OUTCOMES:
+            _lock_win_scope(draw)
+            refusal = _won_in_scope_refusal(draw, pick)
+            if refusal:
+                raise DomainError(refusal, code="won_in_scope")
         DrawPick.objects.filter(pk=pick.pk, outcome="").update(
             outcome=outcome, reason=reason, outcome_at=now, outcome_by=actor.label
         )
