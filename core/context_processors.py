@@ -8,6 +8,7 @@ NAVIGATION = [
     ("Exclusions", "members:exclusions", "members.view_exclusion"),
     ("Promotions", "promotions:list", "promotions.view_promotion"),
     ("Draws", "draws:list", "draws.view_draw"),
+    ("Tonight", "draws:tonight", "draws.view_stage"),
     ("Imports", "members:imports", "members.view_importjob"),
     ("Audit log", "audit", "core.view_auditevent"),
     ("Sign-in pauses", "sign_in_pauses", "core.unlock_sign_in"),

@@ -10,6 +10,8 @@ REWARDS_DESK = "rewards_desk"
 PROMOTIONS_MANAGER = "promotions_manager"
 CASH_DESK = "cash_desk"
 AUDITOR = "auditor"
+# The big screen on the stage on draw night: it follows a draw and may change nothing.
+STAGE_DISPLAY = "stage_display"
 
 ROLE_PERMISSIONS: dict[str, set[str]] = {
     REWARDS_DESK: {
@@ -50,6 +52,7 @@ ROLE_PERMISSIONS: dict[str, set[str]] = {
         "draws.view_drawpick",  # the draw record
         "draws.add_drawpick",  # run a draw: start, key serials, record outcomes
         "draws.add_rapslist",  # upload a RAPS session's active players
+        "draws.view_stage",  # the stage screen and tonight's draws
         "proxies.view_proxynomination",
         "proxies.view_declineregistration",
     },
@@ -67,8 +70,13 @@ ROLE_PERMISSIONS: dict[str, set[str]] = {
         "draws.view_draw",
         "draws.view_activation",
         "draws.view_drawpick",
+        "draws.view_stage",
         "proxies.view_proxynomination",
         "proxies.view_declineregistration",
+    },
+    STAGE_DISPLAY: {
+        # The stage screen and tonight's draws only: no member, no record, no button.
+        "draws.view_stage",
     },
 }
 
@@ -77,6 +85,7 @@ ROLE_LABELS = {
     PROMOTIONS_MANAGER: "Promotions manager",
     CASH_DESK: "Cash desk",
     AUDITOR: "Auditor",
+    STAGE_DISPLAY: "Stage display",
 }
 
 

@@ -89,6 +89,7 @@ class Draw(models.Model):
 
     class Meta:
         ordering = ["scheduled_at", "id"]
+        permissions = [("view_stage", "Can open the stage screen and tonight's draws")]
         indexes = [
             # The beat tick: scheduled draws whose ticket window has closed.
             models.Index(fields=["status", "tickets_close_at"], name="draw_due_close_idx"),

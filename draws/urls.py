@@ -23,4 +23,6 @@ urlpatterns = [
     # The draw record (export, verify, certificate, winners lists) and RAPS sessions.
     path("", include("draws.record_urls")),
     path("", include("draws.raps_urls")),
+    # Draw night: the stage screen and tonight's draws.
+    path("", include("draws.stage_urls")),
 ]

@@ -8,19 +8,21 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from conftest import ROLES
-from core.roles import AUDITOR, CASH_DESK, PROMOTIONS_MANAGER, REWARDS_DESK
+from core.roles import AUDITOR, CASH_DESK, PROMOTIONS_MANAGER, REWARDS_DESK, STAGE_DISPLAY
 
 EVERYONE = {REWARDS_DESK, PROMOTIONS_MANAGER, CASH_DESK, AUDITOR}
 READERS = {REWARDS_DESK, PROMOTIONS_MANAGER, AUDITOR}  # promotions, draws and receipts
 NOBODY: set[str] = set()
+SIGNED_IN = EVERYONE | {STAGE_DISPLAY}  # the start page and one's own password
+STAGE = {PROMOTIONS_MANAGER, AUDITOR, STAGE_DISPLAY}  # the stage screen and tonight's draws
 
 # url name -> (kwargs maker, roles allowed to GET it). Superusers may use every page.
 MATRIX = {
-    "home": (None, EVERYONE),
+    "home": (None, SIGNED_IN),
     "audit": (None, {PROMOTIONS_MANAGER, AUDITOR}),
     "audit_csv": (None, {PROMOTIONS_MANAGER, AUDITOR}),
-    "password_change": (None, EVERYONE),
-    "password_change_done": (None, EVERYONE),
+    "password_change": (None, SIGNED_IN),
+    "password_change_done": (None, SIGNED_IN),
     "sign_in_pauses": (None, {PROMOTIONS_MANAGER}),
     "members:lookup": (None, EVERYONE),
     "members:list": (None, EVERYONE),
@@ -63,6 +65,10 @@ MATRIX = {
     # A RAPS session's list (the matrix's electronic draw gets the page saying it is not one).
     "draws:raps_upload": (lambda o: {"draw_id": o["draw"].pk}, {PROMOTIONS_MANAGER}),
     "draws:raps_sample": (None, {PROMOTIONS_MANAGER}),
+    # Draw night (issue 13): the big screen follows a draw; the evening's draws.
+    "draws:tonight": (None, STAGE),
+    "draws:stage": (lambda o: {"draw_id": o["draw"].pk}, STAGE),
+    "draws:stage_state": (lambda o: {"draw_id": o["draw"].pk}, STAGE),
     "proxies:member_nominate": (lambda o: {"member_id": o["member"].pk}, {REWARDS_DESK}),
     "proxies:member_decline": (lambda o: {"member_id": o["member"].pk}, {REWARDS_DESK}),
     "proxies:nomination": (lambda o: {"nomination_id": o["nomination"].pk}, {REWARDS_DESK}),
@@ -151,7 +157,7 @@ def test_every_url_is_in_the_matrix():
     assert not unlisted, f"add these URLs to the permission matrix: {sorted(unlisted)}"
 
 
-@pytest.mark.parametrize("role", [*ROLES, "superuser", None])
+@pytest.mark.parametrize("role", [*ROLES, STAGE_DISPLAY, "superuser", None])
 def test_each_role_gets_exactly_its_pages(role, client_for, client, objects):
     http = client_for(role) if role else client
     for name, (kwargs, allowed) in MATRIX.items():
@@ -165,7 +171,7 @@ def test_each_role_gets_exactly_its_pages(role, client_for, client, objects):
             assert response.status_code == 403, f"{role} must not open {name}, got {response.status_code}"
 
 
-@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("role", [*ROLES, STAGE_DISPLAY])
 def test_each_role_may_post_only_its_actions(role, client_for, objects):
     http = client_for(role)
     for name, (kwargs, allowed) in POST_MATRIX.items():
@@ -181,6 +187,7 @@ def test_each_role_may_post_only_its_actions(role, client_for, objects):
         (PROMOTIONS_MANAGER, ["Member lookup", "Exclusions", "Imports", "Audit log"], ["Sign up a guest"]),
         (CASH_DESK, ["Member lookup"], ["Sign up a guest", "Exclusions", "Imports", "Audit log", "Draws"]),
         (AUDITOR, ["Member lookup", "Exclusions", "Imports", "Audit log"], ["Sign up a guest"]),
+        (STAGE_DISPLAY, ["Tonight"], ["Member lookup", "Draws", "Exclusions", "Audit log", "Sign up a guest"]),
     ],
 )
 def test_navigation_shows_each_role_only_its_pages(role, visible, hidden, client_for):
