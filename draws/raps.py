@@ -513,18 +513,22 @@ def raps_list_upload(
     if refusal:
         raise DomainError(refusal, code="raps_not_open")
     parsed = raps_list_parse(text)
+    # Parsed, qualified and hashed before the draw's lock (issue 13, item 12): none of it reads
+    # what the lock guards (the draw's status, its list, its picks), and 100,000 rows take
+    # seconds the tick and the draw page would otherwise wait for. Under the lock only what can
+    # change meanwhile is checked again: the status (via the refusal) and the previous list.
+    qualification = raps_qualify(
+        draw=draw, parsed=parsed, min_spend_cents=min_spend_cents, excluded_devices=excluded, now=now
+    )
+    _check_quotas(draw, qualification.pool_sizes(), slot_quota, table_quota)
+    canonical = qualification.canonical()
+    list_sha256 = hashlib.sha256(canonical).hexdigest()
+    report = UploadReport(qualification.left_out, unmatched_exclusions(parsed, excluded))
     with transaction.atomic():
         draw = Draw.objects.select_for_update(of=("self",)).select_related("series").get(pk=draw_id)
         refusal = raps_upload_refusal(draw, now=now)
         if refusal:
             raise DomainError(refusal, code="raps_not_open")
-        qualification = raps_qualify(
-            draw=draw, parsed=parsed, min_spend_cents=min_spend_cents, excluded_devices=excluded, now=now
-        )
-        _check_quotas(draw, qualification.pool_sizes(), slot_quota, table_quota)
-        canonical = qualification.canonical()
-        list_sha256 = hashlib.sha256(canonical).hexdigest()
-        report = UploadReport(qualification.left_out, unmatched_exclusions(parsed, excluded))
         previous = RapsList.objects.filter(draw=draw).first()
         if previous and _same_upload(previous, list_sha256, min_spend_cents, excluded, slot_quota, table_quota):
             report.unchanged = True
