@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from conftest import ROLES
 from core.models import AuditEvent
+from core.roles import STAGE_DISPLAY
 from core.tests.test_permissions import MATRIX, objects  # noqa: F401 (the fixture)
 
 APPS = ["core", "members", "promotions", "draws", "proxies", "prizes", "config"]
@@ -97,7 +98,7 @@ HTML_PAGES = {
 }
 
 
-@pytest.mark.parametrize("role", [*ROLES, "superuser"])
+@pytest.mark.parametrize("role", [*ROLES, STAGE_DISPLAY, "superuser"])
 def test_every_page_speaks_plain_language(role, client_for, objects):  # noqa: F811
     http = client_for(role)
     codes = source_codes() | set(AuditEvent.objects.values_list("action", flat=True))

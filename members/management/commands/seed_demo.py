@@ -6,7 +6,7 @@ from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand
 
 from core.audit import Actor, audit_log
-from core.roles import AUDITOR, CASH_DESK, PROMOTIONS_MANAGER, REWARDS_DESK, ROLE_LABELS
+from core.roles import AUDITOR, CASH_DESK, PROMOTIONS_MANAGER, REWARDS_DESK, ROLE_LABELS, STAGE_DISPLAY
 from members.demo import STAFF_PROPERTIES, seed_members, seed_staff_properties
 
 DEMO_USERS = [
@@ -14,6 +14,7 @@ DEMO_USERS = [
     ("manager", PROMOTIONS_MANAGER, "Marietjie", "Manager"),
     ("cashier", CASH_DESK, "Kagiso", "Cashier"),
     ("auditor", AUDITOR, "Ashwin", "Auditor"),
+    ("stage", STAGE_DISPLAY, "Stage", "Screen"),  # the big screen on draw night: follows draws only
     ("admin", None, "Admin", "Superuser"),
 ]
 
