@@ -65,12 +65,14 @@ class StageState:
     current: StagePick | None
     winners: list[StagePick] = field(default_factory=list)
     seconds: int = PRESENTATION_SECONDS
+    due: bool = False  # the draw's time has come (it starts any moment)
 
     @property
     def version(self) -> str:
         """Changes whenever what the screen shows changes (the script redraws only then)."""
         current = f"{self.current.k}" if self.current else "-"
-        return f"{self.phase}:{self.draw.status}:{current}:{len(self.winners)}:{self.draw.entries_count}"
+        due = int(self.due)
+        return f"{self.phase}:{self.draw.status}:{current}:{len(self.winners)}:{self.draw.entries_count}:{due}"
 
 
 def stage_draw(draw_id: int) -> Draw:
@@ -102,7 +104,8 @@ def stage_state(draw: Draw) -> StageState:
         DrawStatus.RUNNING: "drawing",
     }.get(draw.status, "waiting")
     prize = str(getattr(draw.series, "prize_text", "") or "")
-    return StageState(draw=draw, phase=phase, prize=prize, current=current, winners=winners, seconds=seconds)
+    due = draw.scheduled_at <= timezone.now()
+    return StageState(draw=draw, phase=phase, prize=prize, current=current, winners=winners, seconds=seconds, due=due)
 
 
 # --- Tonight -------------------------------------------------------------------------------

@@ -76,11 +76,17 @@ def assert_no_personal_data(html: str, members) -> None:
 def test_before_the_first_pick_the_screen_shows_the_draw_its_entries_and_both_hashes(screen):
     draw, members = a_draw()
     for html in (full_page(screen, draw), state(screen, draw)):
-        assert draw.name in html and "The draw starts at 20:00" in html
+        assert draw.name in html and "The draw is about to start" in html  # 20:00:05, not started
         assert 'id="stage-entries"' in html and "6 entries · 18 tickets" in html
         assert draw.entries_sha256 in html and draw.seed_sha256 in html
         assert draw.seed_hex not in html  # the seed stays secret until the draw is complete
         assert_no_personal_data(html, members)
+
+
+def test_before_its_time_the_screen_says_when_the_draw_starts(screen):
+    draw, _ = a_draw()
+    with time_machine.travel(DRAW_AT - dt.timedelta(minutes=10), tick=False):
+        assert "The draw starts at 20:00" in state(screen, draw)
 
 
 def test_the_screen_follows_the_picks_with_the_countdown_from_the_stored_time(screen):
