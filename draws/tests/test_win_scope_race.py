@@ -102,3 +102,56 @@ def test_the_lock_key_is_the_promotion_and_the_johannesburg_day(reference_data):
     assert engine.win_scope_lock_key(picks[1].draw) == key
     draw.win_once = "draw"
     assert engine.win_scope_lock_key(draw) is None
+
+
+def win_in_a_while_first_then_pick_in_the_other_draw(monkeypatch, member):
+    """Draw A records the member's win (and takes its time committing) while draw B, of the same
+    promotion and day, starts and picks him: B's pick outcome, as recorded."""
+    series_a, series_b = make_series(), make_series()
+    for series in (series_a, series_b):
+        series.win_once_scope = "day"
+        series.winners_per_draw = 1
+        series.save()
+    draw_a, _ = closed_draw(series_a, DRAW_AT, [1], [member])
+    assert draw_start(actor=MANAGER, draw_id=draw_a.pk)
+    pick_a = DrawPick.objects.get(draw=draw_a)
+    draw_b, _ = closed_draw(series_b, DRAW_AT, [1], [member])
+
+    a_inside, b_done = threading.Event(), threading.Event()
+    real_audit_log = engine.audit_log
+
+    def audit_then_wait(**kwargs):
+        event = real_audit_log(**kwargs)
+        if kwargs["action"] == "draw.pick_outcome":
+            a_inside.set()
+            b_done.wait(timeout=3)  # with the lock, B waits for this commit instead
+        return event
+
+    monkeypatch.setattr(engine, "audit_log", audit_then_wait)
+
+    def start_b():
+        assert a_inside.wait(timeout=10)
+        try:
+            return draw_start(actor=MANAGER, draw_id=draw_b.pk)
+        finally:
+            b_done.set()
+
+    results = run_in_threads(
+        lambda: pick_outcome_record(actor=MANAGER, draw_id=draw_a.pk, pick_id=pick_a.pk, outcome=PickOutcome.PRESENT),
+        start_b,
+    )
+    assert not [r for r in results if isinstance(r, Exception)], results
+    return DrawPick.objects.get(draw=draw_b, k=1)
+
+
+def test_a_pick_made_while_another_draw_records_his_win_is_redrawn(reference_data, monkeypatch):
+    member = MemberFactory()
+    pick_b = win_in_a_while_first_then_pick_in_the_other_draw(monkeypatch, member)
+    assert pick_b.member == member and pick_b.outcome == PickOutcome.REDRAW_WON_IN_SCOPE
+
+
+def test_control_without_the_lock_the_pick_goes_to_the_stage(reference_data, monkeypatch):
+    member = MemberFactory()
+    monkeypatch.setattr(engine, "_lock_win_scope", lambda draw: None)
+    pick_b = win_in_a_while_first_then_pick_in_the_other_draw(monkeypatch, member)
+    assert pick_b.member == member and pick_b.awaits_outcome()
