@@ -138,6 +138,15 @@ class DrawSeries(models.Model):
     proxies_close_minutes = models.PositiveSmallIntegerField(
         default=15, help_text="Proxy nominations close this many minutes before the draw (0: at the start)."
     )
+    presentation_seconds = models.PositiveSmallIntegerField(
+        default=90,
+        help_text="How long a winner has to come forward once picked, in seconds (the seeds say 90).",
+    )
+    one_selection_per_draw = models.BooleanField(
+        default=False,
+        help_text="A member is selected at most once per draw: picked again, whatever the first pick's outcome, "
+        "they are redrawn (Fast Lane rule 117).",
+    )
 
     class Meta:
         ordering = ["promotion", "name"]
