@@ -132,6 +132,8 @@ def series_save(*, actor: Actor, series: DrawSeries, eligible_tiers, desk_tiers,
                 "proxies_allowed",
                 "proxies_open",
                 "proxies_close_minutes",
+                "presentation_seconds",
+                "one_selection_per_draw",
             ],
         )
         if "property_id" in changes and series.draws.exclude(status=series.draws.model.CANCELLED_STATUS).exists():
