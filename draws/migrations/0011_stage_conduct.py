@@ -28,8 +28,8 @@ NEW_COLUMNS = "'presentation_seconds', 'one_selection_per_draw', 'early_start_re
 def _with_new_columns(sql: str) -> str:
     replacements = [
         (
-            "'completed_at', 'ended_short_reason'];",
-            "'completed_at', 'ended_short_reason', " + NEW_COLUMNS + "];",
+            "'win_once', 'witness_name',\n",
+            "'win_once', 'witness_name', " + NEW_COLUMNS + ",\n",
         ),
         (
             "allowed := ARRAY['status', 'started_at', 'started_by', 'witness_name', 'winners_wanted', 'win_once'];",
