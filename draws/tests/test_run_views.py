@@ -55,7 +55,14 @@ def test_a_manager_starts_a_closed_draw_and_records_outcomes_until_it_completes(
     response = post(manager, draw, "outcome", pick=second.pk, outcome="disqualified", reason="")
     assert "Say why the winner is disqualified" in response.content.decode()
     post(manager, draw, "outcome", pick=second.pk, outcome="present", id_type_seen="sa_id")
-    post(manager, draw, "outcome", pick=DrawPick.objects.get(draw=draw, outcome="").pk, outcome="present", id_type_seen="sa_id")
+    post(
+        manager,
+        draw,
+        "outcome",
+        pick=DrawPick.objects.get(draw=draw, outcome="").pk,
+        outcome="present",
+        id_type_seen="sa_id",
+    )
     draw.refresh_from_db()
     assert draw.status == DrawStatus.DRAWN
     html = page(manager, draw).content.decode()
