@@ -44,6 +44,7 @@ MATRIX = {
     "draws:series_schedule": (lambda o: {"series_id": o["series"].pk}, {PROMOTIONS_MANAGER}),
     "draws:list": (None, READERS),
     "draws:detail": (lambda o: {"draw_id": o["draw"].pk}, READERS),
+    "draws:run": (lambda o: {"draw_id": o["draw"].pk}, READERS),  # the draw page's polled run
     "draws:move": (lambda o: {"draw_id": o["draw"].pk}, {PROMOTIONS_MANAGER}),
     "draws:cancel": (lambda o: {"draw_id": o["draw"].pk}, {PROMOTIONS_MANAGER}),
     "draws:cancel_many": (None, {PROMOTIONS_MANAGER}),
@@ -235,7 +236,7 @@ PROPERTY_POSTS = [
         "draws:outcome",
         lambda o: {"draw_id": o["draw"].pk},
         PROMOTIONS_MANAGER,
-        lambda o: {"pick": 1, "outcome": "present"},
+        lambda o: {"pick": 1, "outcome": "present", "id_type_seen": "sa_id"},
     ),
     ("draws:key_serial", lambda o: {"draw_id": o["draw"].pk}, PROMOTIONS_MANAGER, lambda o: {"serial": "1"}),
     ("draws:end_short", lambda o: {"draw_id": o["draw"].pk}, PROMOTIONS_MANAGER, lambda o: {"reason": "Bin empty."}),
