@@ -45,7 +45,9 @@ def participant_in(draw: Draw, card: str = CARD, **kwargs):
 
 def start(draw: Draw, moment: dt.datetime = DRAW_AT) -> Draw:
     with time_machine.travel(moment, tick=False):
-        assert draw_start(actor=Actor.system("test-manager"), draw_id=draw.pk, now=moment)
+        assert draw_start(
+            actor=Actor.system("test-manager"), draw_id=draw.pk, early_start_reason="The stage is ready.", now=moment
+        )
     draw.refresh_from_db()
     return draw
 
