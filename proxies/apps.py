@@ -10,3 +10,8 @@ class ProxiesConfig(AppConfig):
         from proxies.registers import PROVIDER
 
         register_provider(PROVIDER)
+        # The registers' pieces on the member and draw pages (core.panels).
+        from core import panels
+
+        panels.register("member.registers", "proxies_tags", "member_proxies")
+        panels.register("draw.registers", "proxies_tags", "draw_proxy_count")
