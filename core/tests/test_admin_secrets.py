@@ -22,8 +22,9 @@ from draws.engine import draw_start, pick_outcome_record
 from draws.models import Activation, DeviceToken, Draw, DrawStatus, PickOutcome
 from draws.services import device_token_create, draw_close_window
 from draws.tests.builders import MANAGER, SAST, add_entries, closed_draw
+from draws.tests.factories import make_draw
 from members.models import Property
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
 

@@ -113,9 +113,10 @@ def objects(db, reference_data, user_for):
 
     from core.audit import Actor
     from draws.services import activation_create
+    from draws.tests.factories import make_draw
     from members.models import ImportJob
     from members.tests.factories import ExclusionFactory, MemberFactory, PointsEntryFactory
-    from promotions.tests.factories import make_draw, make_series
+    from promotions.tests.factories import make_series
     from proxies.tests.factories import decline, nominate
 
     # Pinned for the whole test: the draw must fall inside the test promotion's dates (2025 to 2027).

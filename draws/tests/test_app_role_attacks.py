@@ -25,11 +25,12 @@ from draws.models import Activation, CommitmentStep, Draw, DrawCommitment, DrawP
 from draws.record import draw_record_files
 from draws.services import draw_close_window, draws_cancel
 from draws.tests.builders import MANAGER, SAST, add_entries, closed_draw
+from draws.tests.factories import make_draw
 from draws.tests.raps_fixtures import closed_session, csv_text, floor_players, floor_rows, raps_series, upload
 from draws.tests.test_record_pages import pdf_text
 from draws.verification import verify_record
 from members.tests.factories import MemberFactory
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 from testing.db import triggers_off
 
 pytestmark = pytest.mark.django_db

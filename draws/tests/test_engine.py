@@ -20,9 +20,10 @@ from draws.engine import (
 from draws.models import Draw, DrawPick, DrawStatus, PickOutcome
 from draws.selection import electronic_serial
 from draws.tests.builders import MANAGER, SAST, add_entries, closed_draw, pin_seed
+from draws.tests.factories import make_draw
 from members.tests.factories import ExclusionFactory
 from promotions.models import DrawMethod
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 from proxies.models import ProxyNomination
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,9 @@ from django.urls import reverse
 
 from draws.models import Draw, DrawPick, DrawStatus, PickOutcome
 from draws.tests.builders import SAST, closed_draw
+from draws.tests.factories import make_draw
 from promotions.models import DrawMethod
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
 

@@ -16,8 +16,9 @@ from core.models import AuditEvent
 from draws.engine import draw_start
 from draws.models import Draw, DrawStatus
 from draws.services import activation_create, draw_close_window
+from draws.tests.factories import make_draw
 from members.tests.factories import ExclusionFactory, MemberFactory, PointsEntryFactory, sa_id_for
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 from proxies.models import DeclineRegistration, ProxyNomination
 from proxies.services import Nominee, decline_revoke, proxy_revoke
 from proxies.tests.factories import decline, desk_actor, nominate, nominee_for

@@ -17,7 +17,8 @@ from draws.engine import draw_start, pick_outcome_record
 from draws.models import Draw, DrawPick, DrawStatus, PickOutcome
 from draws.services import draw_close_window
 from draws.tests.builders import MANAGER, add_entries
-from promotions.tests.factories import make_draw, make_series
+from draws.tests.factories import make_draw
+from promotions.tests.factories import make_series
 from proxies.registers import PROVIDER
 from proxies.services import proxy_revoke
 from proxies.tests.factories import decline, desk_actor, nominate, nominee_for
