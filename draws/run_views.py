@@ -26,11 +26,11 @@ from promotions.models import DrawMethod
 REFUSED_KEYS_SHOWN = 5
 # The stage's buttons: the outcome, its words, its key (shown on the button) and its style.
 STAGE_BUTTONS = (
-    (PickOutcome.PRESENT, "Present", "P", "btn-success"),
-    (PickOutcome.PROXY_PRESENT, "Proxy present", "X", "btn-success"),
-    (PickOutcome.DECLINED, "Declined: a winner, to contact", "D", "btn-primary"),
-    (PickOutcome.NO_SHOW, "No-show: redraw", "N", "btn-outline-secondary"),
-    (PickOutcome.DISQUALIFIED, "Disqualified: redraw", "Q", "btn-outline-danger"),
+    (PickOutcome.PRESENT, "Present", "P", "btn-success", "present"),
+    (PickOutcome.PROXY_PRESENT, "Proxy present", "X", "btn-success", "proxy-present"),
+    (PickOutcome.DECLINED, "Declined: a winner, to contact", "D", "btn-primary", "declined"),
+    (PickOutcome.NO_SHOW, "No-show: redraw", "N", "btn-outline-secondary", "no-show"),
+    (PickOutcome.DISQUALIFIED, "Disqualified: redraw", "Q", "btn-outline-danger", "disqualified"),
 )
 
 
@@ -45,14 +45,16 @@ def stage_buttons(draw: Draw, pick: DrawPick, now) -> list[dict]:
     (None: offered). No-show refused only for its window is shown, disabled, with the time;
     an outcome the registers rule out is not shown at all."""
     buttons = []
-    for outcome, words, key, style in STAGE_BUTTONS:
+    for outcome, words, key, style, dom_id in STAGE_BUTTONS:
         refusal = engine.outcome_refusal(draw, pick, outcome, now)
         waiting = outcome == PickOutcome.NO_SHOW and refusal and now < pick.window_ends_at()
         if refusal and not waiting:
             continue
         if waiting and registers.live_decline(draw, pick.member):
             continue
-        buttons.append({"value": outcome, "words": words, "key": key, "style": style, "refusal": refusal})
+        buttons.append(
+            {"value": outcome, "words": words, "key": key, "style": style, "dom_id": dom_id, "refusal": refusal}
+        )
     return buttons
 
 

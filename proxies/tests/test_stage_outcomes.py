@@ -158,7 +158,7 @@ def test_the_stage_page_shows_the_nominee_and_offers_only_what_the_service_accep
     with time_machine.travel(DRAW_AT + dt.timedelta(seconds=30), tick=False):
         html = manager.get(reverse("draws:run", args=[draw.pk])).content.decode()
     assert "Lerato Khumalo" in html and nominee.id_number[-4:] in html and nominee.id_number not in html
-    assert 'id="outcome-proxy_present"' in html and 'id="outcome-declined"' not in html
+    assert 'id="outcome-proxy-present"' in html and 'id="outcome-declined"' not in html
     assert 'data-countdown="60"' in html and "The winner has until 13:01:30 to come forward." in html
     assert "<kbd>X</kbd>" in html and "<kbd>N</kbd>" in html
 
