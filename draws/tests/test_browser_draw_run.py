@@ -155,3 +155,33 @@ def _first_serials(draw: Draw, count: int) -> list[int]:
         electronic_serial(seed=seed, entries_sha256=draw.entries_sha256, k=k, tickets_total=draw.tickets_total)
         for k in range(1, count + 1)
     ]
+
+
+def test_the_draw_page_follows_the_tick_and_another_managers_outcome_without_a_reload(
+    page, live_server, user_for, reference_data
+):
+    from core.audit import Actor
+    from draws.engine import draws_start_due, pick_outcome_record
+
+    manager = user_for(PROMOTIONS_MANAGER, username="promo.manager", password=PASSWORD)
+    at = timezone.now().replace(microsecond=0) - dt.timedelta(seconds=5)  # its time has just come
+    series = make_series(windows=[{"day": -1, "open": "00:00", "close_before": 1}])
+    series.winners_per_draw = 2
+    series.save()
+    draw, _ = closed_draw(series, at, [TICKETS_EACH] * len(NAMES), _entrants())
+    page.set_viewport_size(VIEWPORT)
+    log_in(page, manager)
+    page.goto(reverse("draws:detail", args=[draw.pk]))
+    expect(page.locator("#start-button")).to_be_visible()
+
+    draws_start_due()  # the scheduler's tick starts the draw and makes pick 1
+    expect(page.locator("#awaiting")).to_contain_text("Pick 1", timeout=3000)
+    expect(page.locator("#countdown")).to_contain_text("s to come forward")
+    expect(page.locator("#outcome-present")).to_be_focused()
+
+    # Another manager records the outcome elsewhere: this page follows.
+    pick = Draw.objects.get(pk=draw.pk).picks.get(outcome="")
+    pick_outcome_record(actor=Actor.system("other-manager"), draw_id=draw.pk, pick_id=pick.pk, outcome="present")
+    # (pick 2, or 3 when pick 2 fell to the same winner again and was redrawn at once)
+    expect(page.locator("#awaiting")).to_contain_text(re.compile(r"Pick [23] "), timeout=3000)
+    expect(page.locator("#run-status")).to_contain_text("1 of 2 winners")
