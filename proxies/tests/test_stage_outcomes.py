@@ -16,7 +16,7 @@ from draws import registers
 from draws.engine import draw_start, pick_outcome_record
 from draws.models import Draw, DrawPick, DrawStatus, PickOutcome
 from draws.services import draw_close_window
-from draws.tests.builders import MANAGER, add_entries
+from draws.tests.builders import MANAGER, add_entries, pin_seed
 from draws.tests.factories import make_draw
 from promotions.tests.factories import make_series
 from proxies.registers import PROVIDER
@@ -203,17 +203,18 @@ def test_one_selection_per_draw_redraws_a_member_picked_before_whatever_the_outc
     series.save()
     with time_machine.travel(IN_WINDOW, tick=False):
         draw = make_draw(series, DRAW_AT)
-        add_entries(draw, [50, 1])  # the first member holds nearly every ticket
+        add_entries(draw, [50, 1])  # the first member holds serials 1-50
     draw_close_window(draw_id=draw.pk, now=draw.tickets_close_at)
+    pin_seed(draw, lambda serials: serials[0] <= 50 and serials[1] <= 50, picks=2)  # picks 1 and 2: theirs
     draw_start(actor=MANAGER, draw_id=draw.pk, now=DRAW_AT)
     draw.refresh_from_db()
     assert draw.one_selection_per_draw
     first = draw.picks.get(outcome="")
     record(first, PickOutcome.NO_SHOW, seconds=90)
     picks = list(draw.picks.order_by("seq"))
-    again = [p for p in picks[1:] if p.member_id == first.member_id]
-    assert again and all(p.outcome == PickOutcome.REDRAW_ALREADY_DRAWN for p in again)
-    assert "already picked in this draw (pick 1)" in again[0].reason
+    assert picks[1].member_id == first.member_id and picks[1].outcome == PickOutcome.REDRAW_ALREADY_DRAWN
+    assert "already picked in this draw (pick 1)" in picks[1].reason
+    assert all(p.outcome == PickOutcome.REDRAW_ALREADY_DRAWN for p in picks[1:] if p.member_id == first.member_id)
 
 
 def test_the_desk_is_not_offered_the_stage_buttons(desk, reference_data):
