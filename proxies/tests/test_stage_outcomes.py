@@ -205,6 +205,7 @@ def test_one_selection_per_draw_redraws_a_member_picked_before_whatever_the_outc
         draw = make_draw(series, DRAW_AT)
         add_entries(draw, [50, 1])  # the first member holds serials 1-50
     draw_close_window(draw_id=draw.pk, now=draw.tickets_close_at)
+    draw.refresh_from_db()
     pin_seed(draw, lambda serials: serials[0] <= 50 and serials[1] <= 50, picks=2)  # picks 1 and 2: theirs
     draw_start(actor=MANAGER, draw_id=draw.pk, now=DRAW_AT)
     draw.refresh_from_db()
