@@ -3,3 +3,15 @@ from django.apps import AppConfig
 
 class DrawsConfig(AppConfig):
     name = "draws"
+
+    def ready(self) -> None:
+        # promotions learns about its series' draws through its registry, never by importing us.
+        from draws.promotion_links import PROVIDER
+        from promotions.draw_links import register_provider
+
+        register_provider(PROVIDER)
+        # The pieces of draws on the member and promotion pages (core.panels).
+        from core import panels
+
+        panels.register("member.draws", "draws_tags", "member_draws")
+        panels.register("promotion.calendar", "draws_tags", "promotion_calendar")

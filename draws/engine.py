@@ -12,13 +12,13 @@ import logging
 import re
 
 from django.db import connection, transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from core.audit import Actor, audit_log
 from core.errors import DomainError
 from core.formats import local_datetime
 from core.swipe import CARD_SWIPE, looks_like_swipe
+from draws import registers
 from draws.models import (
     AUTOMATIC_OUTCOMES,
     WINNING_OUTCOMES,
@@ -33,15 +33,21 @@ from draws.models import (
 from draws.selection import electronic_serial, raps_row
 from draws.services import freeze_entries
 from members.eligibility import person_refusals
-from members.identity import age_on
+from members.identity import IdType, age_on
 from members.models import Member
 from members.staff import check_staff_property
 from promotions.models import DrawMethod, WinOnceScope
 
 logger = logging.getLogger(__name__)
 
-# The outcomes a manager records on the draw page until the stage (part 2) adds proxies and declines.
-MANAGER_OUTCOMES = (PickOutcome.PRESENT, PickOutcome.NO_SHOW, PickOutcome.DISQUALIFIED)
+# The outcomes the conductor records on the stage (DRAWS.md §3), in the order of the buttons.
+MANAGER_OUTCOMES = (
+    PickOutcome.PRESENT,
+    PickOutcome.PROXY_PRESENT,
+    PickOutcome.DECLINED,
+    PickOutcome.NO_SHOW,
+    PickOutcome.DISQUALIFIED,
+)
 REDRAW_AFTER = frozenset({PickOutcome.NO_SHOW, PickOutcome.DISQUALIFIED})
 # Automatic redraws made by one call before it yields (the tick carries on): a draw whose
 # entries are nearly all barred must not hold a worker for long.
@@ -112,11 +118,28 @@ def early_start_warning(draw: Draw, now: dt.datetime) -> str | None:
     return None
 
 
-def draw_start(*, actor: Actor, draw_id: int, witness_name: str = "", now: dt.datetime | None = None) -> bool:
+def starts_early(draw: Draw, now: dt.datetime) -> bool:
+    """Whether starting now is starting before the draw time (a reason is then required)."""
+    return now < draw.scheduled_at
+
+
+EARLY_START_REASON_NEEDED = "Starting before the draw time needs a reason: it is kept on the draw record."
+
+
+def draw_start(
+    *,
+    actor: Actor,
+    draw_id: int,
+    witness_name: str = "",
+    early_start_reason: str = "",
+    now: dt.datetime | None = None,
+) -> bool:
     """Start the draw: True if this call started it, False if it was already started (by the
     tick or another manager). Electronic and RAPS draws then make their first pick. Once started,
-    no proxy or decline is registered for it (proxies.services)."""
+    no proxy or decline is registered for it (proxies.services). Starting before the draw time
+    needs a reason, kept on the draw (the tick never starts a draw early)."""
     now = now or timezone.now()
+    early_start_reason = early_start_reason.strip()
     with transaction.atomic():
         draw = _locked(draw_id, actor)
         if draw.status in (DrawStatus.RUNNING, DrawStatus.DRAWN):
@@ -124,6 +147,9 @@ def draw_start(*, actor: Actor, draw_id: int, witness_name: str = "", now: dt.da
         refusal = draw_start_refusal(draw, now)
         if refusal:
             raise DomainError(refusal, code="cannot_start")
+        early = starts_early(draw, now)
+        if early and not early_start_reason:
+            raise DomainError(EARLY_START_REASON_NEEDED, code="early_start_reason_required")
         if draw.status == DrawStatus.SCHEDULED:
             freeze_entries(draw, now=now)  # Start came before the tick froze them, under this lock
         draw.status = DrawStatus.RUNNING
@@ -134,6 +160,9 @@ def draw_start(*, actor: Actor, draw_id: int, witness_name: str = "", now: dt.da
         raps = getattr(draw, "raps_list", None) if draw.method == DrawMethod.RAPS else None
         draw.winners_wanted = raps.slot_quota + raps.table_quota if raps else draw.series.winners_per_draw
         draw.win_once = draw.series.win_once_scope
+        draw.presentation_seconds = draw.series.presentation_seconds
+        draw.one_selection_per_draw = draw.series.one_selection_per_draw
+        draw.early_start_reason = early_start_reason if early else ""
         draw.save()
         audit_log(
             actor=actor,
@@ -146,6 +175,9 @@ def draw_start(*, actor: Actor, draw_id: int, witness_name: str = "", now: dt.da
                 "entries_sha256": draw.entries_sha256,
                 "seed_sha256": draw.seed_sha256,
                 "witness": draw.witness_name,
+                "presentation_seconds": draw.presentation_seconds,
+                "one_selection_per_draw": draw.one_selection_per_draw,
+                "early_start_reason": draw.early_start_reason,
             },
         )
         if draw.tickets_total == 0:
@@ -181,6 +213,12 @@ def _automatic_outcome(draw: Draw, member: Member, now: dt.datetime) -> tuple[st
     earlier = draw.picks.filter(member=member, outcome__in=WINNING_OUTCOMES).first()
     if earlier:
         return PickOutcome.REDRAW_ALREADY_WINNER, f"Card {earlier.card_number} already won pick {earlier.k}."
+    if draw.one_selection_per_draw:
+        drawn = draw.picks.filter(member=member).order_by("seq").first()
+        if drawn:
+            return PickOutcome.REDRAW_ALREADY_DRAWN, (
+                f"Card {drawn.card_number} was already picked in this draw (pick {drawn.k}): one selection per draw."
+            )
     won = _win_in_scope(draw, member)
     if won:
         return PickOutcome.REDRAW_WON_IN_SCOPE, (
@@ -192,18 +230,10 @@ def _automatic_outcome(draw: Draw, member: Member, now: dt.datetime) -> tuple[st
         if age_on(member.date_of_birth, timezone.localdate(now)) < 18:
             return PickOutcome.REDRAW_INELIGIBLE, "Under 18 at the moment of the pick."
         return PickOutcome.REDRAW_INELIGIBLE, "On the exclusion register at the moment of the pick."
-    # proxies sits above draws: its nominations are reached through the reverse relation.
-    nomination = (
-        draw.nominations.live()
-        .filter(Q(nominee_member=member) | Q(nominee_id_number=member.id_number))
-        .exclude(participant=member)
-        .select_related("participant")
-        .first()
-    )
-    if nomination:
-        return PickOutcome.REDRAW_IS_PROXY, (
-            f"Registered as the proxy of card {nomination.participant.card_number} for this draw."
-        )
+    # proxies sits above draws: its register is asked through draws.registers.
+    proxy = registers.proxy_of(draw, member)
+    if proxy:
+        return PickOutcome.REDRAW_IS_PROXY, f"Registered as the proxy of card {proxy.participant_card} for this draw."
     return "", ""
 
 
@@ -287,14 +317,17 @@ def _record_pick(
     return pick
 
 
-def _barred_members(picks) -> set[int]:
-    """Members who cannot win any more of this draw: its winners and its automatic redraws."""
+def _barred_members(picks, *, one_selection: bool = False) -> set[int]:
+    """Members who cannot win any more of this draw: its winners and its automatic redraws (and,
+    with one selection per draw, everyone picked)."""
+    if one_selection:
+        return {p.member_id for p in picks}
     return {p.member_id for p in picks if p.outcome in WINNING_OUTCOMES or p.outcome in AUTOMATIC_OUTCOMES}
 
 
 def _next_electronic(draw: Draw, *, actor: Actor, now: dt.datetime) -> DrawPick | None:
     picks = list(draw.picks.all())
-    if len(_barred_members(picks)) >= draw.entries_count:
+    if len(_barred_members(picks, one_selection=draw.one_selection_per_draw)) >= draw.entries_count:
         return None  # every entrant has won or been ruled out: the manager ends the draw short
     k = len(picks) + 1
     serial = electronic_serial(
@@ -317,7 +350,8 @@ def raps_next_pool(draw: Draw, picks: list[DrawPick]) -> str | None:
         if sum(p.outcome in WINNING_OUTCOMES for p in pool_picks) >= raps.quota(pool):
             continue
         # One query, not the pool's rows: a list may hold 100,000 players.
-        if raps.entries.filter(pool=pool).exclude(member_id__in=_barred_members(picks)).exists():
+        barred = _barred_members(picks, one_selection=draw.one_selection_per_draw)
+        if raps.entries.filter(pool=pool).exclude(member_id__in=barred).exists():
             return pool
     return None
 
@@ -414,35 +448,94 @@ def draw_key_serial(*, actor: Actor, draw_id: int, serial: str, now: dt.datetime
 # --- Outcomes and completion ---------------------------------------------------------------
 
 
+def _clock(moment: dt.datetime) -> str:
+    return timezone.localtime(moment).strftime("%H:%M:%S")
+
+
+def outcome_refusal(draw: Draw, pick: DrawPick, outcome: str, now: dt.datetime) -> str | None:
+    """Why `outcome` cannot be recorded for the awaiting `pick` now (DRAWS.md §3), or None. The
+    page offers only the outcomes this accepts; the service asks it again under the draw's lock."""
+    if outcome == PickOutcome.PROXY_PRESENT:
+        if not draw.series.proxies_allowed:
+            return "This draw takes no proxies."
+        if registers.live_nomination(draw, pick.member) is None:
+            return f"{pick.member.full_name} has no live proxy nomination for this draw: nobody may stand in."
+    elif outcome == PickOutcome.DECLINED:
+        if not registers.live_decline(draw, pick.member):
+            return f"{pick.member.full_name} is not on the decline register for this draw."
+    elif outcome == PickOutcome.NO_SHOW:
+        if registers.live_decline(draw, pick.member):
+            return (
+                f"{pick.member.full_name} registered that they decline to be present: "
+                "they are a winner. Record Declined."
+            )
+        if now < pick.window_ends_at():
+            return f"The winner has until {_clock(pick.window_ends_at())} to come forward."
+    return None
+
+
 def pick_outcome_record(
-    *, actor: Actor, draw_id: int, pick_id: int, outcome: str, reason: str = "", now: dt.datetime | None = None
+    *,
+    actor: Actor,
+    draw_id: int,
+    pick_id: int,
+    outcome: str,
+    reason: str = "",
+    id_type_seen: str = "",
+    receipt_seen: bool = False,
+    stand_in_name: str = "",
+    now: dt.datetime | None = None,
 ) -> DrawPick:
-    """Record what happened to the pick awaiting its outcome. A winner completes the draw when
-    it has its number; a no-show or disqualification is followed by the next pick at once
-    (electronic and RAPS; a manual draw waits for the next serial)."""
+    """Record what happened to the pick awaiting its outcome (DRAWS.md §3). Present keeps the ID
+    type seen and whether the receipt was seen; Proxy present needs a live nomination of this
+    winner for this draw and keeps its nominee; Declined needs the winner on the decline register
+    (the winner stands, to be contacted; a DayTime PlayTime finalist's audience stand-in is kept
+    by name and wins nothing); No-show waits for the end of the presentation window and is
+    refused for a decliner; Disqualified needs a reason. A winner completes the draw when it has
+    its number; a no-show or disqualification is followed by the next pick at once (electronic
+    and RAPS; a manual draw waits for the next serial)."""
     now = now or timezone.now()
     reason = reason.strip()
+    stand_in_name = stand_in_name.strip()
     if outcome not in MANAGER_OUTCOMES:
-        raise DomainError("Choose present, no-show or disqualified.", code="bad_outcome")
+        raise DomainError("Choose present, proxy present, declined, no-show or disqualified.", code="bad_outcome")
     if outcome == PickOutcome.DISQUALIFIED and not reason:
         raise DomainError("Say why the winner is disqualified.", code="reason_required")
+    if id_type_seen and id_type_seen not in IdType.values:
+        raise DomainError("Choose the ID document seen: SA ID, driving licence or passport.", code="bad_id_type")
+    if stand_in_name and outcome != PickOutcome.DECLINED:
+        raise DomainError("An audience stand-in is named only for a declined winner.", code="stand_in_not_declined")
     with transaction.atomic():
         draw = _locked(draw_id, actor)
-        pick = draw.picks.filter(pk=pick_id).first()
+        pick = draw.picks.select_related("member").filter(pk=pick_id).first()
         if pick is None or draw.status != DrawStatus.RUNNING:
             raise DomainError("This pick is not part of a running draw.", code="not_running")
         if not pick.awaits_outcome():
             raise DomainError(
                 f"Pick {pick.k} already has its outcome: {pick.get_outcome_display()}.", code="outcome_recorded"
             )
+        pick.draw = draw
+        refusal = outcome_refusal(draw, pick, outcome, now)
+        if refusal:
+            raise DomainError(refusal, code="outcome_refused")
         if outcome in WINNING_OUTCOMES:
             _lock_win_scope(draw)
             refusal = _won_in_scope_refusal(draw, pick)
             if refusal:
                 raise DomainError(refusal, code="won_in_scope")
-        DrawPick.objects.filter(pk=pick.pk, outcome="").update(
-            outcome=outcome, reason=reason, outcome_at=now, outcome_by=actor.label
-        )
+        nomination = registers.live_nomination(draw, pick.member) if outcome == PickOutcome.PROXY_PRESENT else None
+        recorded = {
+            "outcome": outcome,
+            "reason": reason,
+            "outcome_at": now,
+            "outcome_by": actor.label,
+            "id_type_seen": id_type_seen if outcome in (PickOutcome.PRESENT, PickOutcome.PROXY_PRESENT) else "",
+            "receipt_seen": bool(receipt_seen) and outcome in (PickOutcome.PRESENT, PickOutcome.PROXY_PRESENT),
+            "nominee_name": nomination.nominee_name if nomination else "",
+            "nomination_id": nomination.nomination_id if nomination else None,
+            "stand_in_name": stand_in_name,
+        }
+        DrawPick.objects.filter(pk=pick.pk, outcome="").update(**recorded)
         pick.refresh_from_db()
         audit_log(
             actor=actor,
@@ -455,6 +548,12 @@ def pick_outcome_record(
                 "card_number": pick.card_number,
                 "outcome": outcome,
                 "reason": reason,
+                "id_type_seen": pick.id_type_seen,
+                "receipt_seen": pick.receipt_seen,
+                "nominee_name": pick.nominee_name,
+                "nomination_id": pick.nomination_id,
+                "stand_in_name": pick.stand_in_name,
+                "window_ends_at": pick.window_ends_at().isoformat(),
             },
         )
         if _winners(draw) >= draw.winners_wanted:

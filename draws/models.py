@@ -4,13 +4,16 @@ Time is the authority: every window is stored on its row and checked on every re
 beat tick only performs the state change (closing and freezing) once a window has passed.
 """
 
+import datetime as dt
 import hashlib
+import math
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
 from core.formats import local_datetime
+from members.identity import IdType
 from members.models import Member, Property
 from promotions.models import DrawMethod, DrawSeries, PromotionStatus
 
@@ -79,6 +82,11 @@ class Draw(models.Model):
     win_once = models.CharField(max_length=10, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)
     ended_short_reason = models.TextField(blank=True, help_text="Why the draw ended with fewer winners than wanted.")
+    # Copied from the series at the start (issue 13): the stage's presentation window and Fast
+    # Lane rule 117's one selection per draw; and why a draw started before its time.
+    presentation_seconds = models.PositiveSmallIntegerField(default=90)
+    one_selection_per_draw = models.BooleanField(default=False)
+    early_start_reason = models.TextField(blank=True, help_text="Why the draw started before its time.")
 
     objects = DrawQuerySet.as_manager()
 
@@ -288,6 +296,7 @@ class PickOutcome(models.TextChoices):
     """DRAWS.md §3."""
 
     REDRAW_ALREADY_WINNER = "redraw_already_winner", "Redraw: already a winner of this draw"
+    REDRAW_ALREADY_DRAWN = "redraw_already_drawn", "Redraw: already picked in this draw (one selection per draw)"
     REDRAW_WON_IN_SCOPE = "redraw_won_in_scope", "Redraw: already won within the promotion's win-once rule"
     REDRAW_INELIGIBLE = "redraw_ineligible", "Redraw: not eligible any more"
     REDRAW_IS_PROXY = "redraw_is_proxy", "Redraw: the proxy of another participant in this draw"
@@ -302,6 +311,7 @@ WINNING_OUTCOMES = frozenset({PickOutcome.PRESENT, PickOutcome.PROXY_PRESENT, Pi
 AUTOMATIC_OUTCOMES = frozenset(
     {
         PickOutcome.REDRAW_ALREADY_WINNER,
+        PickOutcome.REDRAW_ALREADY_DRAWN,
         PickOutcome.REDRAW_WON_IN_SCOPE,
         PickOutcome.REDRAW_INELIGIBLE,
         PickOutcome.REDRAW_IS_PROXY,
@@ -332,6 +342,15 @@ class DrawPick(models.Model):
     reason = models.TextField(blank=True)
     outcome_at = models.DateTimeField(null=True, blank=True)
     outcome_by = models.CharField(max_length=150, blank=True)
+    # Recorded with the outcome (issue 13): what the conductor saw of a present winner, the
+    # nominee of a proxy present, a declined finalist's audience stand-in (DayTime PlayTime).
+    id_type_seen = models.CharField(max_length=20, choices=IdType.choices, blank=True)
+    receipt_seen = models.BooleanField(default=False)
+    nominee_name = models.CharField(max_length=121, blank=True)
+    nomination_id = models.PositiveBigIntegerField(null=True, blank=True, help_text="The proxy nomination used.")
+    stand_in_name = models.CharField(
+        max_length=121, blank=True, help_text="A declined finalist's audience stand-in, who wins nothing."
+    )
 
     class Meta:
         ordering = ["draw", "seq"]
@@ -353,6 +372,15 @@ class DrawPick(models.Model):
 
     def awaits_outcome(self) -> bool:
         return self.outcome == ""
+
+    def window_ends_at(self):
+        """When the winner's presentation window closes: the stored time of the pick is the
+        authority (the draw's presentation_seconds, copied from the series at the start)."""
+        return self.picked_at + dt.timedelta(seconds=self.draw.presentation_seconds)
+
+    def seconds_left(self, now) -> int:
+        """Whole seconds of the presentation window left at `now` (0 once it has passed)."""
+        return max(0, math.ceil((self.window_ends_at() - now).total_seconds()))
 
 
 class RapsList(models.Model):

@@ -4,6 +4,8 @@ from django import forms
 
 from core.forms import GuardedForm
 from draws.engine import MANAGER_OUTCOMES, SERIAL_SWIPED
+from draws.models import PickOutcome
+from members.identity import IdType
 
 
 class StartForm(GuardedForm):
@@ -13,6 +15,13 @@ class StartForm(GuardedForm):
         label="Witness",
         widget=forms.TextInput(attrs={"class": "form-control"}),
         help_text="The independent witness's full name, kept on the draw record and the certificate.",
+    )
+    early_start_reason = forms.CharField(
+        max_length=500,
+        required=False,
+        label="Why start before the draw time",
+        widget=forms.TextInput(attrs={"class": "form-control"}),
+        help_text="Needed to start before the draw time; kept on the draw record and the certificate.",
     )
 
 
@@ -26,6 +35,15 @@ class OutcomeForm(GuardedForm):
     pick = forms.IntegerField(widget=forms.HiddenInput)
     outcome = forms.ChoiceField(choices=[(o.value, o.label) for o in MANAGER_OUTCOMES])
     reason = forms.CharField(max_length=500, required=False, help_text="Needed for a disqualification.")
+    id_type_seen = forms.ChoiceField(choices=[("", "—"), *IdType.choices], required=False)
+    receipt_seen = forms.BooleanField(required=False)
+    stand_in_name = forms.CharField(max_length=121, required=False)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("outcome") == PickOutcome.PRESENT and not data.get("id_type_seen"):
+            raise forms.ValidationError("Choose the ID document the winner showed: SA ID, driving licence or passport.")
+        return data
 
 
 class SerialForm(GuardedForm):

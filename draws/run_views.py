@@ -7,21 +7,55 @@ from django.contrib import messages
 from django.contrib.auth.decorators import permission_required
 from django.forms import Form
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
 
 from core.audit import Actor
 from core.errors import DomainError
 from core.models import AuditEvent
-from draws import engine
-from draws.models import Draw, DrawStatus
+from draws import engine, registers
+from draws.models import Draw, DrawPick, DrawStatus, PickOutcome
 from draws.run_forms import EndShortForm, OutcomeForm, SerialForm, StartForm, WitnessForm
+from members.identity import IdType
 from members.staff import staff_act_refusal
 from promotions.models import DrawMethod
 
 REFUSED_KEYS_SHOWN = 5
+# The stage's buttons: the outcome, its words, its key (shown on the button) and its style.
+STAGE_BUTTONS = (
+    (PickOutcome.PRESENT, "Present", "P", "btn-success", "present"),
+    (PickOutcome.PROXY_PRESENT, "Proxy present", "X", "btn-success", "proxy-present"),
+    (PickOutcome.DECLINED, "Declined: a winner, to contact", "D", "btn-primary", "declined"),
+    (PickOutcome.NO_SHOW, "No-show: redraw", "N", "btn-outline-secondary", "no-show"),
+    (PickOutcome.DISQUALIFIED, "Disqualified: redraw", "Q", "btn-outline-danger", "disqualified"),
+)
+
+
+def run_version(draw: Draw, picks: list[DrawPick]) -> str:
+    """What the polled run changes with: the status, the number of picks, the last outcome."""
+    last = picks[-1] if picks else None
+    return f"{draw.status}:{len(picks)}:{last.outcome if last else ''}:{draw.witness_name != ''}"
+
+
+def stage_buttons(draw: Draw, pick: DrawPick, now) -> list[dict]:
+    """The outcome buttons for the awaiting pick, each with why the service would refuse it now
+    (None: offered). No-show refused only for its window is shown, disabled, with the time;
+    an outcome the registers rule out is not shown at all."""
+    buttons = []
+    for outcome, words, key, style, dom_id in STAGE_BUTTONS:
+        refusal = engine.outcome_refusal(draw, pick, outcome, now)
+        waiting = outcome == PickOutcome.NO_SHOW and refusal and now < pick.window_ends_at()
+        if refusal and not waiting:
+            continue
+        if waiting and registers.live_decline(draw, pick.member):
+            continue
+        buttons.append(
+            {"value": outcome, "words": words, "key": key, "style": style, "dom_id": dom_id, "refusal": refusal}
+        )
+    return buttons
 
 
 def run_context(draw: Draw, user) -> dict:
@@ -33,7 +67,22 @@ def run_context(draw: Draw, user) -> dict:
     # Only the draw's own team runs it (the services refuse anyone else: members.staff).
     may_run = user.has_perm("draws.add_drawpick") and staff_act_refusal(user, draw.property) is None
     winners = [p for p in picks if p.is_winner()]
-    context = {
+    now = timezone.now()
+    stage = {}
+    if awaiting is not None:
+        awaiting.draw = draw
+        nomination = registers.live_nomination(draw, awaiting.member) if draw.series.proxies_allowed else None
+        stage = {
+            "awaiting_nomination": nomination,
+            "awaiting_declined": registers.live_decline(draw, awaiting.member),
+            "awaiting_seconds_left": awaiting.seconds_left(now),
+            "awaiting_window_ends": awaiting.window_ends_at(),
+            "stage_buttons": stage_buttons(draw, awaiting, now) if may_run else [],
+            "id_types": IdType.choices,
+            "stand_in_allowed": not draw.series.proxies_allowed,
+        }
+    context = stage | {
+        "run_version": run_version(draw, picks),
         # Who was drawn, with names and cards, is for the team running it and the auditors.
         "picks": picks if user.has_perm("draws.view_drawpick") else [],
         "winners": winners,
@@ -42,9 +91,10 @@ def run_context(draw: Draw, user) -> dict:
         # (the desk on draw night) sees its last four digits, enough to match the winner's card.
         "awaiting_card": (awaiting.card_number if may_run else f"…{awaiting.card_number[-4:]}") if awaiting else "",
         "may_run": may_run,
-        "start_refusal": engine.draw_start_refusal(draw, timezone.now()),
+        "start_refusal": engine.draw_start_refusal(draw, now),
         "start_form": StartForm(),
-        "early_start": engine.early_start_warning(draw, timezone.now()),
+        "early_start": engine.early_start_warning(draw, now),
+        "starts_early": draw.status in (DrawStatus.SCHEDULED, DrawStatus.CLOSED) and engine.starts_early(draw, now),
         "outcome_choices": OutcomeForm.base_fields["outcome"].choices,
         "keying": may_run and running and draw.method == DrawMethod.MANUAL and awaiting is None,
         "serial_form": SerialForm(),
@@ -58,6 +108,17 @@ def run_context(draw: Draw, user) -> dict:
             action="draw.serial_refused", object_type="draws.draw", object_id=str(draw.pk)
         ).order_by("-created_at")[:REFUSED_KEYS_SHOWN]
     return context
+
+
+@never_cache
+@require_GET
+@permission_required("draws.view_draw", raise_exception=True)
+def run_partial(request, draw_id: int):
+    """The draw's run alone (section#run), which the draw page polls every 1.5 s and swaps in
+    when its version changes: the tick starting the draw, a pick, another manager's outcome."""
+    draw = get_object_or_404(Draw.objects.with_related(), pk=draw_id)
+    context = {"draw": draw, "elsewhere": staff_act_refusal(request.user, draw.property)}
+    return render(request, "draws/_run.html", context | run_context(draw, request.user))
 
 
 def _back(draw_id: int):
@@ -102,7 +163,12 @@ def run_action(form_class):
 
 @run_action(StartForm)
 def start(actor, draw, data):
-    if engine.draw_start(actor=actor, draw_id=draw.pk, witness_name=data["witness_name"]):
+    if engine.draw_start(
+        actor=actor,
+        draw_id=draw.pk,
+        witness_name=data["witness_name"],
+        early_start_reason=data["early_start_reason"],
+    ):
         return f"{draw.name} has started."
     draw.refresh_from_db()
     raise DomainError(engine.draw_start_refusal(draw, timezone.now()) or "This draw has already started.")
@@ -117,7 +183,14 @@ def witness(actor, draw, data):
 @run_action(OutcomeForm)
 def outcome(actor, draw, data):
     pick = engine.pick_outcome_record(
-        actor=actor, draw_id=draw.pk, pick_id=data["pick"], outcome=data["outcome"], reason=data["reason"]
+        actor=actor,
+        draw_id=draw.pk,
+        pick_id=data["pick"],
+        outcome=data["outcome"],
+        reason=data["reason"],
+        id_type_seen=data["id_type_seen"],
+        receipt_seen=data["receipt_seen"],
+        stand_in_name=data["stand_in_name"],
     )
     return f"Pick {pick.k} recorded — {pick.get_outcome_display()}."
 

@@ -14,6 +14,7 @@ from django.utils import timezone
 from core.audit import Actor, audit_log
 from core.errors import DomainError
 from core.formats import local_datetime
+from draws import registers
 from draws.allocation import MemberDrawStanding, allocation_overview, member_allocation
 from draws.models import Activation, Channel, DeviceKind, DeviceToken, Draw, DrawStanding, DrawStatus, TicketWindow
 from members.models import ImportJob, ImportKind, ImportStatus, Member, Property
@@ -440,9 +441,9 @@ def _check_open_and_not_activated(draw: Draw, member: Member, now) -> None:
     refusal = draw_tickets_refusal(draw, now)
     if refusal:
         raise refusal
-    # Through the reverse relation: proxies sit above draws. Checked under the draw lock, which
-    # a nomination takes too, so a nominee and their activation cannot cross.
-    if draw.nominations.filter(revoked_at__isnull=True, nominee_id_number=member.id_number).exists():
+    # Through draws.registers (proxies sits above draws). Checked under the draw lock, which a
+    # nomination takes too, so a nominee and their activation cannot cross.
+    if registers.proxy_of(draw, member) is not None:
         raise DomainError(
             f"{member.full_name} is registered as a proxy for another participant in {draw.name} "
             "and may not take part in it.",

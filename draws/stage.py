@@ -14,10 +14,11 @@ from django.utils import timezone
 from core.formats import local_datetime
 from draws.engine import draw_start_refusal
 from draws.models import WINNING_OUTCOMES, Draw, DrawPick, DrawStatus, PickOutcome
+from draws.registers import RegisterCounts
+from draws.registers import counts as register_counts
 from promotions.models import DrawMethod
 
 # The presentation window when the series does not say (the seeds: 90 seconds).
-PRESENTATION_SECONDS = 90
 
 # What the audience reads next to a confirmed winner.
 STAGE_OUTCOME_WORDS = {
@@ -25,10 +26,6 @@ STAGE_OUTCOME_WORDS = {
     PickOutcome.PROXY_PRESENT: "Winner, represented by a proxy",
     PickOutcome.DECLINED: "Winner, to be contacted",
 }
-
-
-def presentation_seconds(draw: Draw) -> int:
-    return int(getattr(draw.series, "presentation_seconds", None) or PRESENTATION_SECONDS)
 
 
 def stage_name(pick: DrawPick) -> str:
@@ -64,7 +61,7 @@ class StageState:
     prize: str
     current: StagePick | None
     winners: list[StagePick] = field(default_factory=list)
-    seconds: int = PRESENTATION_SECONDS
+    seconds: int = 90
     due: bool = False  # the draw's time has come (it starts any moment)
 
     @property
@@ -81,7 +78,7 @@ def stage_draw(draw_id: int) -> Draw:
 
 def stage_state(draw: Draw) -> StageState:
     """What the big screen shows now: one query for the picks (with their members)."""
-    seconds = presentation_seconds(draw)
+    seconds = draw.presentation_seconds  # the series' window, copied at the start
     picks = list(draw.picks.select_related("member").order_by("seq"))
     winners = [
         StagePick(k=p.k, name=stage_name(p), card=card_last_four(p.card_number), words=STAGE_OUTCOME_WORDS[p.outcome])
@@ -96,7 +93,7 @@ def stage_state(draw: Draw) -> StageState:
             name=stage_name(awaiting),
             card=card_last_four(awaiting.card_number),
             picked_at=awaiting.picked_at,
-            deadline=awaiting.picked_at + dt.timedelta(seconds=seconds),
+            deadline=awaiting.window_ends_at(),
         )
     phase = {
         DrawStatus.DRAWN: "complete",
@@ -126,6 +123,7 @@ class TonightRow:
     entries: int
     tickets: int
     next_action: str
+    registers: RegisterCounts = field(default_factory=RegisterCounts)
     is_next: bool = False
 
 
@@ -169,10 +167,14 @@ def tonight_rows(property_ids: list[int] | None, now: dt.datetime) -> tuple[tupl
     )
     if property_ids is not None:
         draws = draws.filter(property_id__in=property_ids)
+    draws = list(draws)
+    counts = register_counts(draw.pk for draw in draws)
     rows = []
     for draw in draws:
         entries, tickets = _entries(draw)
-        rows.append(TonightRow(draw=draw, entries=entries, tickets=tickets, next_action=next_action(draw, now)))
+        row = TonightRow(draw=draw, entries=entries, tickets=tickets, next_action=next_action(draw, now))
+        row.registers = counts.get(draw.pk, row.registers)
+        rows.append(row)
     upcoming = [r for r in rows if r.draw.status in (DrawStatus.SCHEDULED, DrawStatus.CLOSED)]
     if upcoming:
         upcoming[0].is_next = True

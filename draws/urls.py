@@ -11,6 +11,7 @@ urlpatterns = [
     path("<int:draw_id>/cancel/", views.draw_cancel, name="cancel"),
     path("<int:draw_id>/standing/refresh/", views.standing_refresh, name="standing_refresh"),
     path("<int:draw_id>/activate/", views.draw_activate, name="activate"),
+    path("<int:draw_id>/run/", run_views.run_partial, name="run"),
     path("<int:draw_id>/start/", run_views.start, name="start"),
     path("<int:draw_id>/witness/", run_views.witness, name="witness"),
     path("<int:draw_id>/outcome/", run_views.outcome, name="outcome"),

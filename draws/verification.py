@@ -36,7 +36,9 @@ from draws.selection import electronic_serial, raps_row
 WINNING_OUTCOMES = frozenset({"present", "proxy_present", "declined"})
 ALREADY_WINNER = "redraw_already_winner"
 # Automatic redraws decided on facts the record does not carry (other draws, exclusions, proxies).
-UNCHECKABLE_REDRAWS = frozenset({"redraw_won_in_scope", "redraw_ineligible", "redraw_is_proxy"})
+# redraw_already_drawn (issue 13, Fast Lane rule 117) is listed here until the record carries the
+# series' one-selection flag and the verifier checks it (the record's part of issue 13).
+UNCHECKABLE_REDRAWS = frozenset({"redraw_won_in_scope", "redraw_ineligible", "redraw_is_proxy", "redraw_already_drawn"})
 STAGE_REDRAWS = frozenset({"no_show", "disqualified"})
 OUTCOMES = WINNING_OUTCOMES | UNCHECKABLE_REDRAWS | STAGE_REDRAWS | {ALREADY_WINNER}
 POOLS = ("slot", "table")

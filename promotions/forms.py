@@ -51,6 +51,20 @@ class SeriesForm(GuardedModelForm):
     desk_assisted_tiers = forms.ModelMultipleChoiceField(
         Tier.objects.all(), widget=forms.CheckboxSelectMultiple, required=False
     )
+    presentation_seconds = forms.IntegerField(
+        label="Seconds a winner has to come forward",
+        min_value=10,
+        max_value=900,
+        required=False,
+        help_text="Once picked, a winner (or their proxy) has this long before a no-show may be recorded: "
+        "90 unless the rules say otherwise.",
+    )
+    one_selection_per_draw = forms.BooleanField(
+        label="A member is selected once per draw",
+        required=False,
+        help_text="Picked again in the same draw, whatever happened the first time, the member is redrawn "
+        "(e.g. Fast Lane rule 117).",
+    )
 
     class Meta:
         model = DrawSeries
@@ -67,6 +81,8 @@ class SeriesForm(GuardedModelForm):
             "proxies_allowed",
             "proxies_open",
             "proxies_close_minutes",
+            "presentation_seconds",
+            "one_selection_per_draw",
         ]
         widgets = {"proxies_open": forms.TimeInput(attrs={"type": "time"})}
 
@@ -117,6 +133,10 @@ class SeriesForm(GuardedModelForm):
 
     def main_fields(self):
         return [field for field in self if not field.name.startswith("window")]
+
+    def clean_presentation_seconds(self):
+        # Left empty: the series keeps what it had (90 for a new one).
+        return self.cleaned_data["presentation_seconds"] or self.instance.presentation_seconds or 90
 
     def window_rows(self):
         parts = ("day", "open", "close", "close_before")

@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from members.models import Property, Tier
+from promotions import draw_links
 from promotions.rules import DEFAULT_WINDOWS, RuleInvalid, RuleUnreadable, RuleValues, WindowSpec, windows_parse
 
 
@@ -64,19 +65,12 @@ class Promotion(models.Model):
         if self.pk is None:
             return None
         starts_on, ends_on = self._dates()
-        # promotions sits below draws: its draws are reached through the series' reverse relation.
-        draw_model = DrawSeries._meta.get_field("draws").related_model
+        # promotions sits below draws: its draws are asked through promotions.draw_links.
         first_day = timezone.make_aware(dt.datetime.combine(starts_on, dt.time()))
         after_last_day = timezone.make_aware(dt.datetime.combine(ends_on + dt.timedelta(days=1), dt.time()))
-        outside = (
-            draw_model.objects.filter(series__promotion=self)
-            .exclude(status=draw_model.CANCELLED_STATUS)
-            .filter(Q(scheduled_at__lt=first_day) | Q(scheduled_at__gte=after_last_day))
-            .order_by("scheduled_at")
-        )
-        count = outside.count()
+        count, first_at = draw_links.draws_outside(self, first_day, after_last_day)
         if count:
-            first = timezone.localtime(outside[0].scheduled_at)
+            first = timezone.localtime(first_at)
             return (
                 f"{self.name} has {count} draw{'s' if count > 1 else ''} outside {self.dates_in_words()}, "
                 f"the first on {first:%d %b %Y %H:%M}: move or cancel {'them' if count > 1 else 'it'} first."
@@ -138,6 +132,15 @@ class DrawSeries(models.Model):
     proxies_close_minutes = models.PositiveSmallIntegerField(
         default=15, help_text="Proxy nominations close this many minutes before the draw (0: at the start)."
     )
+    presentation_seconds = models.PositiveSmallIntegerField(
+        default=90,
+        help_text="How long a winner has to come forward once picked, in seconds (the seeds say 90).",
+    )
+    one_selection_per_draw = models.BooleanField(
+        default=False,
+        help_text="A member is selected at most once per draw: picked again, whatever the first pick's outcome, "
+        "they are redrawn (Fast Lane rule 117).",
+    )
 
     class Meta:
         ordering = ["promotion", "name"]
@@ -151,11 +154,8 @@ class DrawSeries(models.Model):
         """Whether a draw of this series that has not closed yet holds activated tickets.
         With lock=True (inside a transaction) those draws' rows are locked first: activation
         locks the same row, so the answer stays true until the transaction ends."""
-        # Through the reverse relation: promotions sits below draws and never imports it.
-        open_draws = self.draws.filter(status=self.draws.model.OPEN_STATUS)
-        if lock:
-            list(open_draws.select_for_update().values_list("pk", flat=True))
-        return open_draws.filter(activations__isnull=False).exists()
+        # Through promotions.draw_links: promotions sits below draws and never imports it.
+        return draw_links.has_tickets_out(self, lock=lock)
 
     def window_specs(self) -> list[WindowSpec]:
         """The stored ticket windows, parsed (promotions.rules.windows_parse); an unreadable

@@ -8,6 +8,7 @@ from core.errors import DomainError
 from core.forms import DATE_MAX, DATE_MIN
 from members.models import Property, Tier
 from members.staff import check_staff_property
+from promotions import draw_links
 from promotions.models import DrawSeries, EarningRule, PeriodKind, Promotion
 from promotions.rules import RULE_FIELDS, rule_values_validate, windows_parse
 
@@ -132,9 +133,11 @@ def series_save(*, actor: Actor, series: DrawSeries, eligible_tiers, desk_tiers,
                 "proxies_allowed",
                 "proxies_open",
                 "proxies_close_minutes",
+                "presentation_seconds",
+                "one_selection_per_draw",
             ],
         )
-        if "property_id" in changes and series.draws.exclude(status=series.draws.model.CANCELLED_STATUS).exists():
+        if "property_id" in changes and draw_links.has_live_draws(series):
             # Each draw keeps the property it was scheduled at; moving the series would split them.
             raise DomainError(
                 "This series already has draws at its property: cancel them, or start a new series "

@@ -9,7 +9,7 @@ from core.audit import Actor
 from core.errors import DomainError
 from core.forms import submit
 from members.staff import staff_act_refusal
-from promotions import services
+from promotions import draw_links, services
 from promotions.forms import EarningRuleForm, PromotionForm, SeriesForm
 from promotions.models import DrawSeries, EarningRule, Promotion
 from promotions.rule_words import period_sentence, series_rule_in_words
@@ -17,22 +17,26 @@ from promotions.rule_words import period_sentence, series_rule_in_words
 
 @permission_required("promotions.view_promotion", raise_exception=True)
 def promotion_list(request):
-    promotions = (
+    promotions = list(
         Promotion.objects.prefetch_related("properties")
-        .annotate(series_count=Count("series", distinct=True), draw_count=Count("series__draws"))
+        .annotate(series_count=Count("series", distinct=True))
         .order_by("-starts_on")
     )
+    # The draws are counted by draws (promotions.draw_links): promotions sits below it.
+    series_of = list(DrawSeries.objects.filter(promotion__in=promotions).values_list("pk", "promotion_id"))
+    counts = draw_links.draw_counts(pk for pk, _ in series_of)
+    for promotion in promotions:
+        promotion.draw_count = sum(counts.get(pk, 0) for pk, owner in series_of if owner == promotion.pk)
     return render(request, "promotions/list.html", {"promotions": promotions})
 
 
 @permission_required("promotions.view_promotion", raise_exception=True)
 def promotion_detail(request, promotion_id: int):
     promotion = get_object_or_404(Promotion.objects.prefetch_related("properties"), pk=promotion_id)
-    series = (
-        promotion.series.select_related("property", "rule")
-        .prefetch_related("eligible_tiers")
-        .annotate(draw_count=Count("draws"))
-    )
+    series = list(promotion.series.select_related("property", "rule").prefetch_related("eligible_tiers"))
+    counts = draw_links.draw_counts(s.pk for s in series)
+    for one in series:
+        one.draw_count = counts.get(one.pk, 0)
     user = request.user
     rows = [SeriesRow(s, _rule_lines(s), staff_act_refusal(user, s.property)) for s in series]
     # A manager sets up only what is at their properties (members.staff; the services refuse the rest).

@@ -3,3 +3,15 @@ from django.apps import AppConfig
 
 class ProxiesConfig(AppConfig):
     name = "proxies"
+
+    def ready(self) -> None:
+        # draws learns about nominations and declines through its registry, never by importing us.
+        from draws.registers import register_provider
+        from proxies.registers import PROVIDER
+
+        register_provider(PROVIDER)
+        # The registers' pieces on the member and draw pages (core.panels).
+        from core import panels
+
+        panels.register("member.registers", "proxies_tags", "member_proxies")
+        panels.register("draw.registers", "proxies_tags", "draw_proxy_count")

@@ -19,10 +19,11 @@ from core.models import WorkerHeartbeat
 from core.roles import AUDITOR, CASH_DESK, PROMOTIONS_MANAGER, REWARDS_DESK
 from draws.models import Draw, DrawStatus
 from draws.tests.builders import add_entries
+from draws.tests.factories import make_draw
 from members.models import ImportJob, ImportStatus
 from members.staff import staff_profile_set
 from promotions.models import EarningRule, Promotion, PromotionStatus
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 from proxies.tests.factories import decline, nominate
 from testing.db import triggers_off
 

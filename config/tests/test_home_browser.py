@@ -13,8 +13,9 @@ from playwright.sync_api import expect
 from core.audit import Actor
 from core.roles import REWARDS_DESK
 from draws.tests.builders import add_entries
+from draws.tests.factories import make_draw
 from members.staff import staff_profile_set
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 from testing.browser import PASSWORD, browser_fixture, log_in, page_fixture  # noqa: F401
 
 pytestmark = pytest.mark.browser

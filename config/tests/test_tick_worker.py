@@ -37,8 +37,9 @@ def test_the_tick_closes_a_due_draw_once_however_often_it_runs(celery_worker, re
     from core.models import AuditEvent
     from draws.models import Draw, DrawStatus
     from draws.services import activation_create
+    from draws.tests.factories import make_draw
     from members.tests.factories import MemberFactory, PointsEntryFactory
-    from promotions.tests.factories import make_draw, make_series
+    from promotions.tests.factories import make_series
 
     now = timezone.now()
     series = make_series(windows=[{"day": -1, "open": "00:00", "close_before": 30}])

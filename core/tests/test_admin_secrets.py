@@ -22,8 +22,9 @@ from draws.engine import draw_start, pick_outcome_record
 from draws.models import Activation, DeviceToken, Draw, DrawStatus, PickOutcome
 from draws.services import device_token_create, draw_close_window
 from draws.tests.builders import MANAGER, SAST, add_entries, closed_draw
+from draws.tests.factories import make_draw
 from members.models import Property
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
 
@@ -58,7 +59,7 @@ def secrets_world(reference_data, client, user_for):
     Activation.objects.filter(draw=closed).update(device=device)  # before the entries freeze
     assert draw_close_window(draw_id=closed.pk, now=closed.tickets_close_at)
     done, _ = closed_draw(series, DRAW_AT + dt.timedelta(hours=2), [5, 5])
-    assert draw_start(actor=MANAGER, draw_id=done.pk, witness_name="Thandi Witness")
+    assert draw_start(actor=MANAGER, draw_id=done.pk, witness_name="Thandi Witness", now=done.scheduled_at)
     pick = done.picks.get(outcome="")
     pick_outcome_record(actor=MANAGER, draw_id=done.pk, pick_id=pick.pk, outcome=PickOutcome.PRESENT, reason="")
     done.refresh_from_db()
@@ -271,7 +272,7 @@ def test_a_path_through_relations_is_seen():
 def test_no_audit_event_holds_a_seed_before_its_draw_is_complete(reference_data):
     series = one_winner_series()
     draw, _ = closed_draw(series, DRAW_AT, [3, 40, 7])
-    assert draw_start(actor=MANAGER, draw_id=draw.pk, witness_name="Thandi Witness")
+    assert draw_start(actor=MANAGER, draw_id=draw.pk, witness_name="Thandi Witness", now=draw.scheduled_at)
     pick = draw.picks.get(outcome="")
     seed = Draw.objects.get(pk=draw.pk).seed_hex
     before = [str(data) for data in AuditEvent.objects.values_list("data", flat=True)]

@@ -15,8 +15,9 @@ from django.urls import reverse
 from core.audit import Actor, audit_log
 from draws.models import Draw
 from draws.tests.builders import sast
+from draws.tests.factories import make_draw
 from members.tests.factories import MemberFactory
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,9 @@ from core.models import AuditEvent
 from core.roles import AUDITOR
 from draws.services import activation_create, draw_move
 from draws.tests.builders import sast
+from draws.tests.factories import make_draw
 from members.tests.factories import MemberFactory, PointsEntryFactory
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
 

@@ -20,10 +20,11 @@ from django.urls import reverse
 
 from core.roles import AUDITOR, PROMOTIONS_MANAGER, REWARDS_DESK
 from draws.models import Draw
+from draws.tests.factories import make_draw
 from members.models import Exclusion, Member, Property
 from members.tests.factories import MemberFactory
 from promotions.models import Promotion
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,8 @@ from playwright.sync_api import expect
 from core.audit import Actor, audit_log
 from core.roles import AUDITOR, PROMOTIONS_MANAGER
 from draws.services import draws_cancel
-from promotions.tests.factories import make_draw, make_series
+from draws.tests.factories import make_draw
+from promotions.tests.factories import make_series
 from testing.browser import PASSWORD, browser_fixture, log_in, page_fixture  # noqa: F401
 
 pytestmark = pytest.mark.browser

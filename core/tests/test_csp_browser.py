@@ -11,9 +11,10 @@ from playwright.sync_api import expect
 
 from core.audit import Actor
 from draws.services import activation_create
+from draws.tests.factories import make_draw
 from members.models import ImportJob
 from members.tests.factories import ExclusionFactory, MemberFactory, PointsEntryFactory
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 from testing.browser import PASSWORD, browser_fixture, log_in, page_fixture  # noqa: F401
 
 pytestmark = pytest.mark.browser

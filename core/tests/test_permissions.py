@@ -46,6 +46,7 @@ MATRIX = {
     "draws:series_schedule": (lambda o: {"series_id": o["series"].pk}, {PROMOTIONS_MANAGER}),
     "draws:list": (None, READERS),
     "draws:detail": (lambda o: {"draw_id": o["draw"].pk}, READERS),
+    "draws:run": (lambda o: {"draw_id": o["draw"].pk}, READERS),  # the draw page's polled run
     "draws:move": (lambda o: {"draw_id": o["draw"].pk}, {PROMOTIONS_MANAGER}),
     "draws:cancel": (lambda o: {"draw_id": o["draw"].pk}, {PROMOTIONS_MANAGER}),
     "draws:cancel_many": (None, {PROMOTIONS_MANAGER}),
@@ -118,9 +119,10 @@ def objects(db, reference_data, user_for):
 
     from core.audit import Actor
     from draws.services import activation_create
+    from draws.tests.factories import make_draw
     from members.models import ImportJob
     from members.tests.factories import ExclusionFactory, MemberFactory, PointsEntryFactory
-    from promotions.tests.factories import make_draw, make_series
+    from promotions.tests.factories import make_series
     from proxies.tests.factories import decline, nominate
 
     # Pinned for the whole test: the draw must fall inside the test promotion's dates (2025 to 2027).
@@ -242,7 +244,7 @@ PROPERTY_POSTS = [
         "draws:outcome",
         lambda o: {"draw_id": o["draw"].pk},
         PROMOTIONS_MANAGER,
-        lambda o: {"pick": 1, "outcome": "present"},
+        lambda o: {"pick": 1, "outcome": "present", "id_type_seen": "sa_id"},
     ),
     ("draws:key_serial", lambda o: {"draw_id": o["draw"].pk}, PROMOTIONS_MANAGER, lambda o: {"serial": "1"}),
     ("draws:end_short", lambda o: {"draw_id": o["draw"].pk}, PROMOTIONS_MANAGER, lambda o: {"reason": "Bin empty."}),

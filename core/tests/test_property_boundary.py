@@ -19,13 +19,14 @@ from core.roles import PROMOTIONS_MANAGER, REWARDS_DESK
 from draws import engine, services
 from draws.models import Draw, DrawStatus
 from draws.tests.builders import closed_draw, sast
+from draws.tests.factories import make_draw
 from members.models import ImportStatus, PointsEntry
 from members.services import import_job_create, import_job_run
 from members.staff import check_staff_property, staff_act_refusal
 from members.tests.factories import MemberFactory
 from promotions.models import Promotion, PromotionStatus
 from promotions.services import promotion_save, series_save
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
 

@@ -195,7 +195,7 @@ def test_where_a_card_belongs_a_swipe_becomes_its_card_number(reference_data):
 
 
 def test_the_activation_page_takes_a_swiped_card_posted_raw(desk, reference_data):
-    from promotions.tests.factories import make_draw
+    from draws.tests.factories import make_draw
 
     member = MemberFactory(card_number=CARD)
     draw = make_draw(make_series(), dt.datetime(2030, 1, 1, 20, 0, tzinfo=SAST))

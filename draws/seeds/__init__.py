@@ -64,6 +64,8 @@ class SeriesDef:
     proxies: bool = True  # False: the promotion has a decline register but no proxies
     proxies_open: str = "08:00"
     proxies_close_minutes: int = 15
+    one_selection: bool = False  # a member is selected at most once per draw (Fast Lane rule 117)
+    presentation_seconds: int = 90  # every seed gives a winner 90 seconds to come forward
     # {"2025-10-22 13:00": ("2025-10-21 13:00", "reason")}
     moves: dict[str, tuple[str, str]] = field(default_factory=dict)
     # A bin's own rate: {"20:00": 250, "21:00": 500} by draw time of day.
@@ -135,6 +137,8 @@ def _load_series(promotion: Promotion, sdef: SeriesDef, default_property: str, a
             proxies_allowed=sdef.proxies,
             proxies_open=dt.time.fromisoformat(sdef.proxies_open),
             proxies_close_minutes=sdef.proxies_close_minutes,
+            one_selection_per_draw=sdef.one_selection,
+            presentation_seconds=sdef.presentation_seconds,
         ),
         eligible_tiers=list(Tier.objects.filter(code__in=sdef.tiers)),
         desk_tiers=list(Tier.objects.filter(code__in=sdef.desk_tiers)),

@@ -67,6 +67,7 @@ PROMOTION = PromotionDef(
             proxies_close_minutes=0,  # rule 11
             winners=5,  # rule 12
             win_once="day",  # rule 118
+            one_selection=True,  # rule 117: selected once per draw
             rule={"period_kind": "days_before", "period_days": 7, "equal_opportunity_tickets": 200},  # rule 5
             assumptions=EQUAL_OPPORTUNITY_NOTE + PROXY_NOTE,
         ),
@@ -79,6 +80,7 @@ PROMOTION = PromotionDef(
             proxies_close_minutes=0,  # rule 23
             winners=5,  # rule 24
             win_once="day",
+            one_selection=True,  # rule 117: selected once per draw
             rule={"period_kind": "days_before", "period_days": 7, "equal_opportunity_tickets": 200},  # rule 17
             assumptions=EQUAL_OPPORTUNITY_NOTE
             + "Rules 21 and 22 disagree on when printing opens (08h00 or 13h00): rule 22's 13h00 until 19h55 is used, "
@@ -96,6 +98,7 @@ PROMOTION = PromotionDef(
             proxies_close_minutes=0,  # rule 39
             winners=5,  # rule 40
             win_once="day",
+            one_selection=True,  # rule 117: selected once per draw
             rule={**MONTH_TO_DATE, "points_per_ticket": 100, "free_tickets_by_tier": {"JACK": 3}, "cap": 20},
             assumptions=MONTHLY_EARNING_NOTE + PROXY_NOTE,
         ),
@@ -111,6 +114,7 @@ PROMOTION = PromotionDef(
             proxies_close_minutes=0,
             winners=5,
             win_once="day",
+            one_selection=True,  # rule 117: selected once per draw
             rule={**MONTH_TO_DATE, "points_per_ticket": 100, "free_tickets_by_tier": {"QUEEN": 3}, "cap": 30},
             assumptions=MONTHLY_EARNING_NOTE + PROXY_NOTE,
         ),
@@ -123,6 +127,7 @@ PROMOTION = PromotionDef(
             proxies_close_minutes=0,  # rule 55
             winners=5,  # rule 59: 3 cash winners and 2 car draw finalists
             win_once="day",
+            one_selection=True,  # rule 117: selected once per draw
             rule={
                 **MONTH_TO_DATE,
                 "points_per_ticket": 1000,
@@ -139,6 +144,7 @@ PROMOTION = PromotionDef(
             proxies_close_minutes=0,
             winners=2,  # rules 60-61: 2 car draw finalists
             win_once="day",
+            one_selection=True,  # rule 117: selected once per draw
             rule={
                 **MONTH_TO_DATE,
                 "points_per_ticket": 1000,
@@ -157,6 +163,7 @@ PROMOTION = PromotionDef(
             proxies_close_minutes=0,
             winners=6,  # rules 64-67: five cash winners and the car winner
             win_once="day",
+            one_selection=True,  # rule 117: selected once per draw
             rule={"period_kind": "none"},
             assumptions="Rules 64-67 give no time for the car draw: 21h15, once the 9pm finalists are verified. "
             "Its entries are the six finalists carried from the 3pm, 7pm and 9pm draws (rule 61), so it has no "
@@ -173,6 +180,7 @@ PROMOTION = PromotionDef(
             proxies_close_minutes=0,  # rule 78
             winners=5,  # rule 82
             win_once="day",
+            one_selection=True,  # rule 117: selected once per draw
             rule={"period_kind": "days_before", "period_days": 7, "free_tickets_by_weekday": SATURDAY_FREE_TICKETS},
             assumptions=CASH_NOTE + "Rule 72's Saturday printing window runs to 20h45, 15 minutes before the 9pm "
             "draw: the 3pm draw's Saturday window closes 15 minutes before it, at 14h45. " + PROXY_NOTE,
@@ -187,6 +195,7 @@ PROMOTION = PromotionDef(
             proxies_close_minutes=0,
             winners=5,  # rule 89
             win_once="day",
+            one_selection=True,  # rule 117: selected once per draw
             rule={"period_kind": "days_before", "period_days": 7, "free_tickets_by_weekday": SATURDAY_FREE_TICKETS},
             assumptions=CASH_NOTE + "Rule 72's Saturday printing window runs to 20h45, 15 minutes before the 9pm "
             "draw: the 7pm draw's Saturday window closes 15 minutes before it, at 18h45. " + PROXY_NOTE,
@@ -201,6 +210,7 @@ PROMOTION = PromotionDef(
             proxies_close_minutes=0,
             winners=5,  # rules 98-99
             win_once="day",
+            one_selection=True,  # rule 117: selected once per draw
             rule={"period_kind": "days_before", "period_days": 7, "free_tickets_by_weekday": SATURDAY_FREE_TICKETS},
             assumptions=CASH_NOTE + PROXY_NOTE,
         ),

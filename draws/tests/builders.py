@@ -6,10 +6,10 @@ import datetime as dt
 from core.audit import Actor
 from draws.models import Activation, Channel, Draw
 from draws.services import draw_close_window
+from draws.tests.factories import make_draw
 from members.models import Member
 from members.tests.factories import MemberFactory
 from promotions.models import DrawSeries
-from promotions.tests.factories import make_draw
 
 SAST = dt.timezone(dt.timedelta(hours=2))
 

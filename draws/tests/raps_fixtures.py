@@ -7,9 +7,10 @@ from core.audit import Actor
 from draws.models import Draw, DrawPick
 from draws.raps import raps_list_upload
 from draws.services import draw_close_window
+from draws.tests.factories import make_draw
 from members.models import Tier
 from members.tests.factories import MemberFactory
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 from testing.db import triggers_off
 
 SAST = dt.timezone(dt.timedelta(hours=2))

@@ -10,10 +10,11 @@ from core.audit import Actor
 from draws.models import WINNING_OUTCOMES, Activation, Channel, Draw, DrawPick, DrawStatus, PickOutcome, RapsList
 from draws.selection import electronic_serial, raps_row
 from draws.services import activation_create, draw_close_window
+from draws.tests.factories import make_draw
 from members.models import Member
 from members.tests.factories import MemberFactory, PointsEntryFactory
 from promotions.models import DrawMethod
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 
 SAST = dt.timezone(dt.timedelta(hours=2))
 DRAW_AT = dt.datetime(2025, 10, 15, 13, 0, tzinfo=SAST)  # a Wednesday 13h00 draw, tickets 08:00-12:55

@@ -12,8 +12,9 @@ from core.errors import DomainError
 from core.models import AuditEvent
 from draws.models import Activation, Channel, Draw, DrawStatus
 from draws.services import activation_create, draw_close_window, draws_close_due
+from draws.tests.factories import make_draw
 from members.tests.factories import ExclusionFactory, MemberFactory, PointsEntryFactory
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,9 @@ from core.errors import DomainError
 from draws.allocation import draw_allocations, member_allocation
 from draws.models import Activation, Channel
 from draws.services import activation_create
+from draws.tests.factories import make_draw
 from members.tests.factories import ExclusionFactory, MemberFactory, PointsEntryFactory
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,9 @@ from core.audit import Actor
 from core.models import AuditEvent
 from draws.models import Activation
 from draws.services import device_token_create
+from draws.tests.factories import make_draw
 from members.tests.factories import MemberFactory, PointsEntryFactory
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 from proxies.tests.factories import nominate  # tests may reach above draws
 
 pytestmark = pytest.mark.django_db

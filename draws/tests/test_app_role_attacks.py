@@ -25,11 +25,12 @@ from draws.models import Activation, CommitmentStep, Draw, DrawCommitment, DrawP
 from draws.record import draw_record_files
 from draws.services import draw_close_window, draws_cancel
 from draws.tests.builders import MANAGER, SAST, add_entries, closed_draw
+from draws.tests.factories import make_draw
 from draws.tests.raps_fixtures import closed_session, csv_text, floor_players, floor_rows, raps_series, upload
 from draws.tests.test_record_pages import pdf_text
 from draws.verification import verify_record
 from members.tests.factories import MemberFactory
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 from testing.db import triggers_off
 
 pytestmark = pytest.mark.django_db
@@ -81,7 +82,10 @@ def running(series) -> Draw:
 @pytest.fixture
 def completed(series) -> Draw:
     draw, _ = closed_draw(series, DRAW_AT + dt.timedelta(minutes=2), [3, 40, 7, 50])
-    assert draw_start(actor=MANAGER, draw_id=draw.pk, witness_name="Thandi Witness")
+    # The clock stands a minute before its time: an early start, with its reason (issue 13).
+    assert draw_start(
+        actor=MANAGER, draw_id=draw.pk, witness_name="Thandi Witness", early_start_reason="The stage is ready."
+    )
     draw = run_to_the_end(draw)
     assert draw.status == DrawStatus.DRAWN
     return draw
@@ -299,6 +303,9 @@ def test_the_picks_of_a_completed_draw_stay_as_they_were(completed):
         ("ended_short_reason", "changed"),
         ("name", "Another name"),
         ("seed_hex", CHOSEN_SEED.hex()),
+        ("early_start_reason", "another reason"),
+        ("presentation_seconds", 900),
+        ("one_selection_per_draw", True),
     ],
 )
 def test_a_completed_draw_does_not_change(completed, column, value):
@@ -309,6 +316,10 @@ def test_a_completed_draw_does_not_change(completed, column, value):
 
 def test_the_witness_is_named_once_while_the_draw_runs(running):
     refused("UPDATE draws_draw SET witness_name = 'Somebody Else' WHERE id = %s", [running.pk])
+    # Issue 13: the stage's window, one selection per draw and the early start reason are the start's.
+    refused("UPDATE draws_draw SET presentation_seconds = 3600 WHERE id = %s", [running.pk])
+    refused("UPDATE draws_draw SET early_start_reason = 'rewritten' WHERE id = %s", [running.pk])
+    refused("UPDATE draws_draw SET one_selection_per_draw = true WHERE id = %s", [running.pk])
     refused("UPDATE draws_draw SET winners_wanted = 1 WHERE id = %s", [running.pk])
     refused("UPDATE draws_draw SET status = 'closed' WHERE id = %s", [running.pk])
 

@@ -13,7 +13,8 @@ from core.audit import Actor
 from draws.calendar import calendar_label, draw_calendar
 from draws.models import Draw
 from draws.services import draw_cancel
-from promotions.tests.factories import make_draw, make_series
+from draws.tests.factories import make_draw
+from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
 

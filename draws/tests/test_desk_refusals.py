@@ -11,9 +11,10 @@ from django.urls import reverse
 from core.audit import Actor
 from draws.models import Channel
 from draws.services import activation_create, activation_refusal
+from draws.tests.factories import make_draw
 from members.tests.factories import MemberFactory, PointsEntryFactory
 from promotions.models import PromotionStatus
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
 

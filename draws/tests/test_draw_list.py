@@ -13,10 +13,11 @@ from django.urls import reverse
 from core.audit import Actor
 from core.roles import PROMOTIONS_MANAGER, REWARDS_DESK
 from draws.models import Draw, DrawStatus
+from draws.tests.factories import make_draw
 from members.models import Property
 from members.staff import staff_profile_set
 from promotions.models import Promotion, PromotionStatus
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 from testing.db import triggers_off
 
 pytestmark = pytest.mark.django_db

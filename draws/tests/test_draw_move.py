@@ -10,7 +10,8 @@ from django.urls import reverse
 from core.audit import Actor
 from core.errors import DomainError
 from draws.services import draw_move
-from promotions.tests.factories import make_draw, make_series
+from draws.tests.factories import make_draw
+from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,8 @@ from core.errors import DomainError
 from core.models import AuditEvent
 from draws.models import Draw, DrawStatus
 from draws.services import draws_cancel
-from promotions.tests.factories import make_draw, make_series
+from draws.tests.factories import make_draw
+from promotions.tests.factories import make_series
 from testing.db import triggers_off
 
 pytestmark = pytest.mark.django_db

@@ -9,10 +9,11 @@ import itertools
 import pytest
 
 from draws.allocation import draw_allocations, person_refusals_for_draw
+from draws.tests.factories import make_draw
 from members.identity import IdType
 from members.models import Exclusion, ExclusionKind
 from members.tests.factories import MemberFactory, PointsEntryFactory, UserFactory, sa_id_for
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
 

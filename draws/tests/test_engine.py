@@ -20,9 +20,10 @@ from draws.engine import (
 from draws.models import Draw, DrawPick, DrawStatus, PickOutcome
 from draws.selection import electronic_serial
 from draws.tests.builders import MANAGER, SAST, add_entries, closed_draw, pin_seed
+from draws.tests.factories import make_draw
 from members.tests.factories import ExclusionFactory
 from promotions.models import DrawMethod
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 from proxies.models import ProxyNomination
 
 pytestmark = pytest.mark.django_db
@@ -53,7 +54,11 @@ def start(draw: Draw) -> DrawPick:
 
 
 def record(pick: DrawPick, outcome=PickOutcome.PRESENT, reason="") -> DrawPick:
-    return pick_outcome_record(actor=MANAGER, draw_id=pick.draw_id, pick_id=pick.pk, outcome=outcome, reason=reason)
+    # A no-show is recorded once the presentation window (90 s from the pick) has passed.
+    now = pick.picked_at + dt.timedelta(seconds=90) if outcome == PickOutcome.NO_SHOW else None
+    return pick_outcome_record(
+        actor=MANAGER, draw_id=pick.draw_id, pick_id=pick.pk, outcome=outcome, reason=reason, now=now
+    )
 
 
 def test_start_makes_pick_one_as_draws_md_gives_it_and_waits_for_its_outcome(series):
@@ -116,7 +121,7 @@ def test_a_disqualification_needs_a_reason_and_only_the_pick_awaiting_its_outcom
     pick = start(draw)
     with pytest.raises(DomainError, match="Say why"):
         record(pick, PickOutcome.DISQUALIFIED)
-    with pytest.raises(DomainError, match="present, no-show or disqualified"):
+    with pytest.raises(DomainError, match="present, proxy present, declined, no-show or disqualified"):
         record(pick, PickOutcome.REDRAW_IS_PROXY)
     record(pick, PickOutcome.DISQUALIFIED, "Card not theirs")
     with pytest.raises(DomainError, match="already has its outcome"):
@@ -338,7 +343,7 @@ def test_an_early_start_closes_the_proxy_and_decline_registers(reference_data):
     assert early_start_warning(draw, DRAW_AT) is None
     assert decline_refusal(draw=draw, member=member, now=early) is None
     with time_machine.travel(early, tick=False):
-        assert draw_start(actor=MANAGER, draw_id=draw.pk)
+        assert draw_start(actor=MANAGER, draw_id=draw.pk, early_start_reason="The stage is free early.")
     draw.refresh_from_db()
     assert "has started: decline registrations are closed" in decline_refusal(draw=draw, member=member, now=early)
 

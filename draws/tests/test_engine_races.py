@@ -74,9 +74,12 @@ def test_two_managers_recording_the_same_outcome_at_once_record_it_once(referenc
     draw, _ = closed_draw(make_series(), DRAW_AT, [5] * 10)
     assert draw_start(actor=MANAGER, draw_id=draw.pk)
     pick = DrawPick.objects.get(draw=draw)
+    after_window = pick.picked_at + dt.timedelta(seconds=90)
     results = run_in_threads(
         *[
-            lambda: pick_outcome_record(actor=MANAGER, draw_id=draw.pk, pick_id=pick.pk, outcome=PickOutcome.NO_SHOW)
+            lambda: pick_outcome_record(
+                actor=MANAGER, draw_id=draw.pk, pick_id=pick.pk, outcome=PickOutcome.NO_SHOW, now=after_window
+            )
             for _ in range(2)
         ]
     )

@@ -11,8 +11,8 @@ from draws.models import Draw, DrawPick, DrawStatus, PickOutcome, RapsEntry, Rap
 from draws.selection import raps_row
 from draws.services import draw_close_window
 from draws.tests.builders import MANAGER, rig_seed
+from draws.tests.factories import make_draw
 from draws.tests.raps_fixtures import SESSION, UPLOAD_AT, closed_session, csv_text, player, raps_series, upload
-from promotions.tests.factories import make_draw
 from proxies.tests.factories import nominate
 
 pytestmark = pytest.mark.django_db

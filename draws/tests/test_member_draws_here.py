@@ -13,9 +13,10 @@ from django.urls import reverse
 
 from core.audit import Actor
 from core.roles import REWARDS_DESK
+from draws.tests.factories import make_draw
 from members.staff import staff_profile_set
 from members.tests.factories import MemberFactory, PointsEntryFactory
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
 

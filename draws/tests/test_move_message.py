@@ -7,7 +7,8 @@ import pytest
 import time_machine
 from django.urls import reverse
 
-from promotions.tests.factories import make_draw, make_series
+from draws.tests.factories import make_draw
+from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
 

@@ -15,6 +15,7 @@ from draws.models import Draw, DrawStatus, RapsEntry, RapsList
 from draws.raps import RapsListRefused, default_quotas
 from draws.seeds import golden_horse_prive_powerplay, grc_royal_flush, load_promotion
 from draws.services import draw_close_window
+from draws.tests.factories import make_draw
 from draws.tests.raps_fixtures import (
     SESSION,
     UPLOAD_AT,
@@ -27,7 +28,7 @@ from draws.tests.raps_fixtures import (
     upload,
 )
 from members.tests.factories import ExclusionFactory
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 from testing.db import triggers_off
 
 pytestmark = pytest.mark.django_db

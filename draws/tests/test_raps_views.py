@@ -11,6 +11,7 @@ from core.models import AuditEvent
 from draws.models import Draw, RapsList
 from draws.raps import raps_list_parse
 from draws.services import draw_close_window
+from draws.tests.factories import make_draw
 from draws.tests.raps_fixtures import (
     SESSION,
     UPLOAD_AT,
@@ -20,7 +21,7 @@ from draws.tests.raps_fixtures import (
     player,
     upload,
 )
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,9 @@ from core.audit import Actor
 from draws.models import Channel
 from draws.receipts import receipt_pdf
 from draws.services import activation_create
+from draws.tests.factories import make_draw
 from members.tests.factories import MemberFactory, PointsEntryFactory
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,9 @@ import pytest
 from draws.models import PickOutcome
 from draws.record import draw_record_files
 from draws.services import canonical_entries
+from draws.tests.factories import make_draw
 from draws.tests.record_helpers import CONDUCTOR, DRAW_AT, closed_draw, complete, electronic_picks, sha256, start
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 from testing.db import triggers_off
 
 pytestmark = pytest.mark.django_db

@@ -9,11 +9,12 @@ import pytest
 
 from draws.models import Draw, DrawStatus, PickOutcome, RapsEntry, RapsList
 from draws.record import draw_record_files
+from draws.tests.factories import make_draw
 from draws.tests.record_helpers import DRAW_AT, complete, edit, raps_picks, sha256, start
 from draws.verification import verify_record
 from members.tests.factories import MemberFactory
 from promotions.models import DrawMethod
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
 

@@ -13,6 +13,7 @@ from draws import verification
 from draws.models import AUTOMATIC_OUTCOMES, WINNING_OUTCOMES, PickOutcome
 from draws.record import draw_record_files
 from draws.selection import electronic_serial
+from draws.tests.factories import make_draw
 from draws.tests.record_helpers import (
     DRAW_AT,
     closed_draw,
@@ -25,7 +26,7 @@ from draws.tests.record_helpers import (
 )
 from draws.verification import verify_record
 from promotions.models import DrawMethod
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
 

@@ -13,11 +13,12 @@ from core.errors import DomainError
 from draws.allocation import allocation_overview, draw_allocations, member_allocation
 from draws.rule_words import rule_in_words
 from draws.services import device_token_create, draw_schedule
+from draws.tests.factories import make_draw
 from members.models import Tier
 from members.tests.factories import MemberFactory, PointsEntryFactory
 from promotions.models import DrawSeries, EarningRule
 from promotions.rules import RuleUnreadable
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
 

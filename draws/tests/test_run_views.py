@@ -9,8 +9,9 @@ from django.urls import reverse
 
 from draws.models import Draw, DrawPick, DrawStatus, PickOutcome
 from draws.tests.builders import SAST, closed_draw
+from draws.tests.factories import make_draw
 from promotions.models import DrawMethod
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
 
@@ -21,6 +22,11 @@ DRAW_AT = dt.datetime(2025, 10, 15, 20, 0, tzinfo=SAST)
 def draw_night():
     with time_machine.travel(DRAW_AT + dt.timedelta(minutes=2), tick=False):
         yield
+
+
+def after_window():
+    """The winner's 90 seconds from the pick (made at DRAW_AT + 2 min) have passed."""
+    return time_machine.travel(DRAW_AT + dt.timedelta(minutes=2, seconds=90), tick=False)
 
 
 def page(client, draw):
@@ -43,13 +49,21 @@ def test_a_manager_starts_a_closed_draw_and_records_outcomes_until_it_completes(
     assert "has started" in html and 'id="awaiting"' in html and "witness Sipho Witness" in html
     pick = DrawPick.objects.get(draw=draw)
     assert pick.card_number in html
-    post(manager, draw, "outcome", pick=pick.pk, outcome="no_show")
+    with after_window():
+        post(manager, draw, "outcome", pick=pick.pk, outcome="no_show")
     second = DrawPick.objects.get(draw=draw, outcome="")
     assert second.k == 2
     response = post(manager, draw, "outcome", pick=second.pk, outcome="disqualified", reason="")
     assert "Say why the winner is disqualified" in response.content.decode()
-    post(manager, draw, "outcome", pick=second.pk, outcome="present")
-    post(manager, draw, "outcome", pick=DrawPick.objects.get(draw=draw, outcome="").pk, outcome="present")
+    post(manager, draw, "outcome", pick=second.pk, outcome="present", id_type_seen="sa_id")
+    post(
+        manager,
+        draw,
+        "outcome",
+        pick=DrawPick.objects.get(draw=draw, outcome="").pk,
+        outcome="present",
+        id_type_seen="sa_id",
+    )
     draw.refresh_from_db()
     assert draw.status == DrawStatus.DRAWN
     html = page(manager, draw).content.decode()
@@ -98,14 +112,15 @@ def test_a_manual_draw_takes_keyed_serials_and_keeps_the_field_focused(manager, 
     pick = DrawPick.objects.get(draw=draw)
     assert pick.member == members[1] and f"card {members[1].card_number}, pick 1" in response.content.decode()
     assert 'id="serial-form"' not in response.content.decode()  # the outcome first
-    post(manager, draw, "outcome", pick=pick.pk, outcome=PickOutcome.NO_SHOW)
+    with after_window():
+        post(manager, draw, "outcome", pick=pick.pk, outcome=PickOutcome.NO_SHOW)
     assert 'id="serial-form"' in page(manager, draw).content.decode()
 
 
 def test_a_draw_nobody_can_win_any_more_is_ended_short_with_the_reason(manager, reference_data):
     draw, _ = closed_draw(make_series(), DRAW_AT, [3])
     post(manager, draw, "start")
-    post(manager, draw, "outcome", pick=DrawPick.objects.get(draw=draw).pk, outcome="present")
+    post(manager, draw, "outcome", pick=DrawPick.objects.get(draw=draw).pk, outcome="present", id_type_seen="sa_id")
     html = page(manager, draw).content.decode()
     assert "Make the next pick" in html and "End the draw before it has all its winners" in html
     response = post(manager, draw, "resume")

@@ -10,8 +10,9 @@ from core.audit import Actor
 from core.errors import DomainError
 from draws.models import Draw
 from draws.services import draw_move, draw_schedule
+from draws.tests.factories import make_draw
 from promotions.models import Promotion
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,9 @@ from core.audit import Actor
 from core.models import AuditEvent
 from draws.models import Draw
 from draws.services import draw_move, series_schedule_draws, series_schedule_plan
+from draws.tests.factories import make_draw
 from promotions.models import Promotion
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
 

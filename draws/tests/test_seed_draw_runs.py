@@ -62,7 +62,9 @@ def run_to_the_end(draw: Draw, *, no_show_first: bool = True) -> Draw:
     first = True
     while (pick := awaiting(draw)) is not None:
         outcome = PickOutcome.NO_SHOW if first and no_show_first else PickOutcome.PRESENT
-        pick_outcome_record(actor=MANAGER, draw_id=draw.pk, pick_id=pick.pk, outcome=outcome)
+        # A no-show is recorded once the winner's 90 seconds from the pick have passed.
+        now = pick.picked_at + dt.timedelta(seconds=90) if outcome == PickOutcome.NO_SHOW else None
+        pick_outcome_record(actor=MANAGER, draw_id=draw.pk, pick_id=pick.pk, outcome=outcome, now=now)
         first = False
     draw.refresh_from_db()
     return draw

@@ -224,3 +224,12 @@ def test_the_loader_goes_through_the_services_and_their_audit_events(loaded):
     assert AuditEvent.objects.filter(action="promotion.created").count() == 5
     assert AuditEvent.objects.filter(action="series.created").count() == DrawSeries.objects.count() == 37
     assert AuditEvent.objects.filter(action="draw.scheduled").count() == 329
+
+
+def test_fast_lane_selects_a_member_once_per_draw_and_every_seed_gives_90_seconds(loaded):
+    # Fast Lane rule 117: "Patrons can only be selected/drawn once per promotional draw period."
+    fast_lane = DrawSeries.objects.filter(promotion__code="grc-fast-lane-to-fortune")
+    assert fast_lane.exists() and all(s.one_selection_per_draw for s in fast_lane)
+    others = DrawSeries.objects.exclude(promotion__code="grc-fast-lane-to-fortune")
+    assert not others.filter(one_selection_per_draw=True).exists()
+    assert set(DrawSeries.objects.values_list("presentation_seconds", flat=True)) == {90}

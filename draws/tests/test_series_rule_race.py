@@ -14,10 +14,11 @@ from core.errors import DomainError
 from draws import services as draw_services
 from draws.models import Activation, Draw
 from draws.services import activation_create
+from draws.tests.factories import make_draw
 from members.tests.factories import MemberFactory, PointsEntryFactory
 from promotions.models import DrawSeries
 from promotions.services import series_save
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -17,8 +17,9 @@ from draws.engine import draw_start, pick_outcome_record
 from draws.models import DrawPick, PickOutcome
 from draws.stage import evening, stage_name
 from draws.tests.builders import MANAGER, SAST, add_entries, closed_draw
+from draws.tests.factories import make_draw
 from members.tests.factories import MemberFactory
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 from proxies.tests.factories import decline, nominate
 
 pytestmark = pytest.mark.django_db
@@ -127,11 +128,11 @@ def test_the_screen_follows_the_picks_with_the_countdown_from_the_stored_time(sc
     assert_no_personal_data(html, members)
 
 
-def test_the_series_presentation_window_sets_the_countdown(screen, monkeypatch):
+def test_the_series_presentation_window_sets_the_countdown(screen):
     from promotions.models import DrawSeries
 
-    monkeypatch.setattr(DrawSeries, "presentation_seconds", 30, raising=False)
     draw, _ = a_draw()
+    DrawSeries.objects.filter(pk=draw.series_id).update(presentation_seconds=30)
     assert draw_start(actor=MANAGER, draw_id=draw.pk)
     pick = DrawPick.objects.get(draw=draw, outcome="")
     deadline_ms = int((pick.picked_at + dt.timedelta(seconds=30)).timestamp() * 1000)

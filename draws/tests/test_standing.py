@@ -12,10 +12,11 @@ from django.urls import reverse
 
 from draws.models import DrawStanding
 from draws.services import draw_standing_refresh, draw_standings_refresh_due
+from draws.tests.factories import make_draw
 from members.models import ImportJob, ImportKind, ImportStatus
 from members.tests.factories import MemberFactory, PointsEntryFactory
 from promotions.models import EarningRule
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,8 @@ from draws.services import (
     draw_standing_request,
     draw_standings_refresh_due,
 )
-from promotions.tests.factories import make_draw, make_series
+from draws.tests.factories import make_draw
+from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,9 @@ from core.models import AuditEvent
 from draws.allocation import allocation_overview, draw_allocations
 from draws.models import Activation, Channel, Draw, DrawStatus
 from draws.services import activation_create, draw_close_window, draw_standing_refresh
+from draws.tests.factories import make_draw
 from members.tests.factories import ExclusionFactory, MemberFactory, PointsEntryFactory
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 from testing.db import triggers_off
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,9 @@ from django.urls import reverse
 
 from core.audit import Actor
 from draws.services import activation_create
+from draws.tests.factories import make_draw
 from members.tests.factories import MemberFactory, PointsEntryFactory
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 
 SAST = zoneinfo.ZoneInfo("Africa/Johannesburg")
 MORNING = dt.datetime(2027, 3, 3, 10, 0, tzinfo=SAST)  # inside the 08:00-12:55 window of a 13:00 draw

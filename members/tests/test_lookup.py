@@ -143,8 +143,9 @@ def test_the_cash_desk_sees_that_a_member_is_not_eligible_but_not_why(cashier, d
 def test_the_member_page_with_upcoming_draws_stays_within_its_query_budget(desk, reference_data):
     from django.utils import timezone
 
+    from draws.tests.factories import make_draw
     from members.tests.factories import PointsEntryFactory
-    from promotions.tests.factories import make_draw, make_series
+    from promotions.tests.factories import make_series
 
     member = MemberFactory()
     PointsEntryFactory(member=member, points=500)

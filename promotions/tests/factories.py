@@ -1,7 +1,3 @@
-import datetime as dt
-
-from core.audit import Actor
-from draws.services import draw_schedule
 from members.models import Property, Tier
 from promotions.models import DrawSeries, EarningRule, Promotion, PromotionStatus
 
@@ -38,8 +34,3 @@ def make_series(
     series.desk_assisted_tiers.set(Tier.objects.filter(code__in=desk_tiers))
     EarningRule.objects.create(series=series, **({"points_per_ticket": 100} | rule))
     return series
-
-
-def make_draw(series: DrawSeries, at: dt.datetime, **kwargs):
-    """A draw at `at`, past or future: tests travel in time to its windows."""
-    return draw_schedule(actor=Actor.system("test"), series=series, scheduled_at=at, allow_past=True, **kwargs)

@@ -6,9 +6,10 @@ from django.urls import reverse
 
 from core.models import AuditEvent
 from draws.models import Draw
+from draws.tests.factories import make_draw
 from draws.tests.scheduling_helpers import schedule
 from promotions.models import DrawSeries, Promotion
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
 

@@ -8,10 +8,11 @@ import pytest
 from core.audit import Actor
 from core.errors import DomainError
 from draws.services import draw_cancel
+from draws.tests.factories import make_draw
 from members.models import Property
 from promotions.models import Promotion
 from promotions.services import promotion_save
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
 

@@ -65,22 +65,6 @@ def draw_proxy_count(context, draw):
     }
 
 
-@register.simple_tag
-def draw_register_counts(draw) -> dict:
-    """The live nominations and declines of a draw, {"nominations": N, "declines": M}, for pages
-    of the draws app that list several draws (tonight's draws): one statement per draw."""
-    nominations, declines = (
-        Draw.objects.filter(pk=draw.pk)
-        .annotate(
-            live_nominations=_live_count(ProxyNomination.objects.live().filter(draw=OuterRef("pk"))),
-            live_declines=_live_count(DeclineRegistration.objects.live().filter(draw=OuterRef("pk"))),
-        )
-        .values_list("live_nominations", "live_declines")
-        .get()
-    )
-    return {"nominations": nominations, "declines": declines}
-
-
 def _live_count(rows: QuerySet) -> Coalesce:
     counted = rows.order_by().values("draw").annotate(n=Count("pk")).values("n")
     return Coalesce(Subquery(counted, output_field=IntegerField()), 0)

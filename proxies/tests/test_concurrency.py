@@ -16,8 +16,9 @@ from core.audit import Actor
 from core.errors import DomainError
 from draws.models import Activation, Draw
 from draws.services import activation_create
+from draws.tests.factories import make_draw
 from members.tests.factories import MemberFactory, PointsEntryFactory
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 from proxies.models import ProxyNomination
 from proxies.tests.factories import desk_actor, nominate
 

@@ -10,8 +10,9 @@ from django.urls import reverse
 
 from core.audit import Actor
 from draws.services import activation_create
+from draws.tests.factories import make_draw
 from members.tests.factories import MemberFactory, PointsEntryFactory
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 from proxies.models import ProxyNomination
 from proxies.pdf import proxy_clauses, proxy_form_pdf
 from proxies.services import proxy_nominate

@@ -16,8 +16,9 @@ from core.models import AuditEvent
 from draws.engine import draw_start
 from draws.models import Draw, DrawStatus
 from draws.services import activation_create, draw_close_window
+from draws.tests.factories import make_draw
 from members.tests.factories import ExclusionFactory, MemberFactory, PointsEntryFactory, sa_id_for
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 from proxies.models import DeclineRegistration, ProxyNomination
 from proxies.services import Nominee, decline_revoke, proxy_revoke
 from proxies.tests.factories import decline, desk_actor, nominate, nominee_for
@@ -45,7 +46,9 @@ def participant_in(draw: Draw, card: str = CARD, **kwargs):
 
 def start(draw: Draw, moment: dt.datetime = DRAW_AT) -> Draw:
     with time_machine.travel(moment, tick=False):
-        assert draw_start(actor=Actor.system("test-manager"), draw_id=draw.pk, now=moment)
+        assert draw_start(
+            actor=Actor.system("test-manager"), draw_id=draw.pk, early_start_reason="The stage is ready.", now=moment
+        )
     draw.refresh_from_db()
     return draw
 

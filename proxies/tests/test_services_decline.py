@@ -15,9 +15,10 @@ from core.models import AuditEvent
 from core.roles import REWARDS_DESK
 from draws.models import Draw
 from draws.services import activation_create, draw_cancel
+from draws.tests.factories import make_draw
 from members.tests.factories import MemberFactory, PointsEntryFactory
 from promotions.models import DrawMethod
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 from proxies.models import DeclineRegistration
 from proxies.services import decline_register, decline_revoke
 from proxies.tests.factories import decline, desk_actor

@@ -17,8 +17,9 @@ from core.roles import REWARDS_DESK
 from draws.models import Draw
 from draws.seeds import emnotweni_daytime_playtime, load_promotion
 from draws.services import activation_create, draw_cancel
+from draws.tests.factories import make_draw
 from members.tests.factories import ExclusionFactory, MemberFactory, PointsEntryFactory, TierFactory
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 from proxies.models import ProxyNomination
 from proxies.services import Nominee, proxy_nominate, proxy_revoke
 from proxies.tests.factories import decline, desk_actor, nominate, nominee_for

@@ -9,8 +9,9 @@ from django.urls import reverse
 from core.audit import Actor
 from core.roles import AUDITOR, CASH_DESK, PROMOTIONS_MANAGER, REWARDS_DESK
 from draws.services import activation_create
+from draws.tests.factories import make_draw
 from members.tests.factories import MemberFactory, PointsEntryFactory, sa_id_for
-from promotions.tests.factories import make_draw, make_series
+from promotions.tests.factories import make_series
 from proxies.models import DeclineRegistration, ProxyNomination
 from proxies.tests.factories import decline, nominate
 

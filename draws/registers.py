@@ -1,0 +1,74 @@
+"""What the proxy and decline registers say about a draw's winners, for the engine and the stage.
+
+proxies sits above draws and keeps those registers; draws never imports it. proxies fills this
+registry in its AppConfig.ready() (as members.lookup_targets is filled by the apps above
+members), and draws asks it: a live nomination of a winner, a live decline, whether a member is
+the live proxy of another participant. With no provider registered (draws alone), the registers
+are empty.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class NominationInfo:
+    """A live nomination, as the conductor checks it against the ID in hand."""
+
+    nomination_id: int
+    nominee_name: str
+    id_last_four: str
+
+
+@dataclass(frozen=True)
+class ProxyOf:
+    """The member is the live proxy of this participant in the draw."""
+
+    nomination_id: int
+    participant_card: str
+
+
+@dataclass(frozen=True)
+class RegisterCounts:
+    """How many live nominations and declines a draw has."""
+
+    nominations: int = 0
+    declines: int = 0
+
+
+@dataclass(frozen=True)
+class Provider:
+    # (draw, member) -> the member's live nomination for this draw, or None
+    live_nomination: Callable[..., NominationInfo | None]
+    # (draw, member) -> whether the member is on this draw's decline register (live)
+    live_decline: Callable[..., bool]
+    # (draw, member) -> the participant this member represents in this draw, or None
+    proxy_of: Callable[..., ProxyOf | None]
+    # (draw ids) -> {draw id: RegisterCounts} of the live nominations and declines, in one read
+    counts: Callable[..., dict[int, "RegisterCounts"]]
+
+
+_provider: Provider | None = None
+
+
+def register_provider(provider: Provider) -> None:
+    global _provider
+    _provider = provider
+
+
+def live_nomination(draw, member) -> NominationInfo | None:
+    return _provider.live_nomination(draw, member) if _provider else None
+
+
+def live_decline(draw, member) -> bool:
+    return bool(_provider and _provider.live_decline(draw, member))
+
+
+def proxy_of(draw, member) -> ProxyOf | None:
+    return _provider.proxy_of(draw, member) if _provider else None
+
+
+def counts(draw_ids) -> dict[int, RegisterCounts]:
+    """Each draw's live nominations and declines (a draw without any is left out)."""
+    ids = list(draw_ids)
+    return _provider.counts(ids) if _provider and ids else {}

@@ -1,0 +1,53 @@
+"""proxies' answers to draws.registers: what the registers say about a member in a draw."""
+
+from django.db.models import Count, Q
+
+from draws.registers import NominationInfo, Provider, ProxyOf, RegisterCounts
+from proxies.models import DeclineRegistration, ProxyNomination
+
+
+def live_nomination(draw, member) -> NominationInfo | None:
+    nomination = ProxyNomination.objects.live().filter(draw=draw, participant=member).first()
+    if nomination is None:
+        return None
+    return NominationInfo(
+        nomination_id=nomination.pk,
+        nominee_name=nomination.nominee_name,
+        id_last_four=nomination.nominee_id_number[-4:],
+    )
+
+
+def live_decline(draw, member) -> bool:
+    return DeclineRegistration.objects.live().filter(draw=draw, member=member).exists()
+
+
+def proxy_of(draw, member) -> ProxyOf | None:
+    """The participant `member` is the live proxy of in `draw` (by card or by ID number)."""
+    nomination = (
+        ProxyNomination.objects.live()
+        .filter(draw=draw)
+        .filter(Q(nominee_member=member) | Q(nominee_id_number=member.id_number))
+        .exclude(participant=member)
+        .select_related("participant")
+        .first()
+    )
+    if nomination is None:
+        return None
+    return ProxyOf(nomination_id=nomination.pk, participant_card=nomination.participant.card_number)
+
+
+def counts(draw_ids: list[int]) -> dict[int, RegisterCounts]:
+    """The live nominations and declines of these draws, two grouped reads."""
+    nominations = dict(
+        ProxyNomination.objects.live().filter(draw_id__in=draw_ids).values_list("draw").annotate(n=Count("pk"))
+    )
+    declines = dict(
+        DeclineRegistration.objects.live().filter(draw_id__in=draw_ids).values_list("draw").annotate(n=Count("pk"))
+    )
+    return {
+        draw_id: RegisterCounts(nominations=nominations.get(draw_id, 0), declines=declines.get(draw_id, 0))
+        for draw_id in {*nominations, *declines}
+    }
+
+
+PROVIDER = Provider(live_nomination=live_nomination, live_decline=live_decline, proxy_of=proxy_of, counts=counts)

@@ -1,0 +1,87 @@
+// The draw page on draw night (issue 13): the run follows the draw by itself, the presentation
+// window counts down from the server's remaining seconds, and the stage's keys press the buttons.
+(function () {
+  "use strict";
+
+  var POLL_MS = 1500;
+  var ticking = null;
+
+  function focusNext(run) {
+    var target = run.querySelector("[autofocus]:not([disabled])");
+    if (target && !run.contains(document.activeElement)) { target.focus(); }
+  }
+
+  // data-countdown: the seconds the server says are left; counted down here, never trusted.
+  function startCountdown(run) {
+    if (ticking) { clearInterval(ticking); ticking = null; }
+    var box = run.querySelector("[data-countdown]");
+    if (!box) { return; }
+    var left = parseInt(box.dataset.countdown, 10) || 0;
+    var shown = box.querySelector("[data-countdown-left]");
+    var started = Date.now();
+    ticking = setInterval(function () {
+      var now = Math.max(0, left - Math.floor((Date.now() - started) / 1000));
+      if (shown) { shown.textContent = String(now); }
+      if (now === 0) {
+        clearInterval(ticking);
+        ticking = null;
+        box.textContent = "The time to come forward has passed (" + box.dataset.countdownUntil + ").";
+        poll(true);  // the server now offers No-show
+      }
+    }, 250);
+  }
+
+  function swapIn(html) {
+    var run = document.getElementById("run");
+    var holder = document.createElement("div");
+    holder.innerHTML = html.trim();
+    var fresh = holder.querySelector("#run");
+    if (!run || !fresh) { return; }
+    run.replaceWith(fresh);
+    startCountdown(fresh);
+    focusNext(fresh);
+  }
+
+  function poll(force) {
+    var run = document.getElementById("run");
+    if (!run || !run.dataset.runPoll) { return; }
+    fetch(run.dataset.runPoll, { credentials: "same-origin", headers: { "X-Requested-With": "fetch" } })
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (html) {
+        if (!html) { return; }
+        var match = /data-run-version="([^"]*)"/.exec(html);
+        var current = document.getElementById("run");
+        if (!current) { return; }
+        if (force || (match && match[1] !== current.dataset.runVersion)) {
+          // Never throw away what a conductor is typing (a reason, a serial being scanned).
+          var typing = current.contains(document.activeElement) &&
+            document.activeElement.matches("input[type=text], input:not([type]), textarea") &&
+            document.activeElement.value !== "";
+          if (!typing || force) { swapIn(html); }
+        }
+      })
+      .catch(function () { /* a network blip: the next poll tries again */ });
+  }
+
+  // P, X, D, N, Q press the stage button showing that key (not while typing in a field).
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.altKey || event.metaKey) { return; }
+    var target = event.target;
+    if (target && target.matches && target.matches("input, textarea, select")) { return; }
+    var form = document.querySelector("form[data-stage-keys]");
+    if (!form) { return; }
+    var button = form.querySelector('button[data-key="' + event.key.toUpperCase() + '"]:not([disabled])');
+    if (button) {
+      event.preventDefault();
+      form.requestSubmit(button);
+    }
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var run = document.getElementById("run");
+    if (!run || !run.dataset.runPoll) { return; }
+    startCountdown(run);
+    focusNext(run);
+    setInterval(function () { poll(false); }, POLL_MS);
+  });
+})();
