@@ -32,6 +32,7 @@ from draws.models import (
 )
 from draws.selection import electronic_serial, raps_row
 from draws.services import freeze_entries
+from draws.version import software_version
 from members.eligibility import person_refusals
 from members.identity import age_on
 from members.models import Member
@@ -134,6 +135,7 @@ def draw_start(*, actor: Actor, draw_id: int, witness_name: str = "", now: dt.da
         raps = getattr(draw, "raps_list", None) if draw.method == DrawMethod.RAPS else None
         draw.winners_wanted = raps.slot_quota + raps.table_quota if raps else draw.series.winners_per_draw
         draw.win_once = draw.series.win_once_scope
+        draw.software_version = software_version()  # DRAWS.md §6: the software that ran the draw
         draw.save()
         audit_log(
             actor=actor,
@@ -146,6 +148,7 @@ def draw_start(*, actor: Actor, draw_id: int, witness_name: str = "", now: dt.da
                 "entries_sha256": draw.entries_sha256,
                 "seed_sha256": draw.seed_sha256,
                 "witness": draw.witness_name,
+                "software_version": draw.software_version,
             },
         )
         if draw.tickets_total == 0:

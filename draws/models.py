@@ -79,6 +79,9 @@ class Draw(models.Model):
     win_once = models.CharField(max_length=10, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)
     ended_short_reason = models.TextField(blank=True, help_text="Why the draw ended with fewer winners than wanted.")
+    software_version = models.CharField(
+        max_length=80, blank=True, help_text="The commit (or release) of promodesk that started the draw (DRAWS.md §6)."
+    )
 
     objects = DrawQuerySet.as_manager()
 
