@@ -8,14 +8,35 @@ import pytest
 from draws.models import PickOutcome
 from draws.record import draw_record_files
 from draws.services import canonical_entries
-from draws.tests.record_helpers import CONDUCTOR, DRAW_AT, closed_draw, complete, electronic_picks, sha256, start
+from draws.tests.record_helpers import (
+    CONDUCTOR,
+    DRAW_AT,
+    SOFTWARE,
+    closed_draw,
+    complete,
+    electronic_picks,
+    sha256,
+    start,
+)
 from promotions.tests.factories import make_draw, make_series
 from testing.db import triggers_off
 
 pytestmark = pytest.mark.django_db
 
-DRAW_KEYS = ["id", "name", "property", "scheduled_at", "method", "winners_wanted", "win_once"]
-PICK_KEYS = ["k", "pool", "serial", "member_id", "card_number", "outcome", "reason", "at", "by"]
+DRAW_KEYS = [
+    "id",
+    "name",
+    "property",
+    "scheduled_at",
+    "method",
+    "winners_wanted",
+    "win_once",
+    "status",
+    "started_at",
+    "completed_at",
+    "ended_short_reason",
+]
+PICK_KEYS = ["k", "pool", "serial", "member_id", "card_number", "outcome", "reason", "at", "by", "ref"]
 
 
 @pytest.fixture
@@ -40,12 +61,15 @@ def test_the_json_has_exactly_the_structure_of_draws_md_section_6(draw):
     files = draw_record_files(draw)
     assert files.json_name == f"draw-{draw.pk}.json"
     record = json.loads(files.json)
-    assert list(record) == ["draw", "entries", "seed", "picks", "winners"]
+    assert list(record) == ["format", "software", "draw", "raps", "entries", "seed", "picks", "winners"]
+    assert record["format"] == 2
+    assert record["software"] == {"name": "promodesk", "version": SOFTWARE}
+    assert record["raps"] is None
     assert list(record["draw"]) == DRAW_KEYS
     assert list(record["entries"]) == ["count", "tickets_total", "sha256", "frozen_at"]
     assert list(record["seed"]) == ["sha256", "hex"]
     assert all(list(pick) == PICK_KEYS for pick in record["picks"])
-    assert all(list(winner) == ["member_id", "card_number", "k"] for winner in record["winners"])
+    assert all(list(winner) == ["member_id", "card_number", "k", "pool"] for winner in record["winners"])
     assert record["draw"] == {
         "id": draw.pk,
         "name": draw.name,
@@ -54,6 +78,10 @@ def test_the_json_has_exactly_the_structure_of_draws_md_section_6(draw):
         "method": "electronic",
         "winners_wanted": 3,
         "win_once": "draw",
+        "status": "running",
+        "started_at": "2025-10-15T13:00:00+02:00",
+        "completed_at": None,
+        "ended_short_reason": "",
     }
     assert record["entries"] == {
         "count": 6,
@@ -64,9 +92,10 @@ def test_the_json_has_exactly_the_structure_of_draws_md_section_6(draw):
     first = record["picks"][0]
     assert first["k"] == 1 and first["pool"] is None and first["outcome"] == "no_show"
     assert first["at"] == "2025-10-15T13:01:00+02:00" and first["by"] == CONDUCTOR
+    assert all(p["ref"] is None for p in record["picks"] if not p["outcome"].startswith("redraw_"))
     winners = [p for p in record["picks"] if p["outcome"] == "present"]
     assert record["winners"] == [
-        {"member_id": p["member_id"], "card_number": p["card_number"], "k": p["k"]} for p in winners
+        {"member_id": p["member_id"], "card_number": p["card_number"], "k": p["k"], "pool": None} for p in winners
     ]
 
 
