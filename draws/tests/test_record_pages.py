@@ -8,6 +8,7 @@ import re
 
 import pypdf
 import pytest
+from django.conf import settings
 from django.urls import reverse
 
 from draws.models import PickOutcome
@@ -156,3 +157,11 @@ def test_the_promotion_winners_page_and_csv_list_every_winning_pick(drawn, manag
 def test_an_unknown_draw_or_promotion_is_not_found(manager, db):
     assert manager.get(reverse("draws:record", kwargs={"draw_id": 999})).status_code == 404
     assert manager.get(reverse("draws:promotion_winners", kwargs={"promotion_id": 999})).status_code == 404
+
+
+def test_the_record_page_and_the_certificate_cite_the_spec_shipped_with_the_project(drawn, auditor, manager):
+    page = auditor.get(reverse("draws:record", kwargs={"draw_id": drawn.pk})).content.decode()
+    assert "docs/draw-records.md" in page
+    text = pdf_text(manager.get(reverse("draws:certificate", kwargs={"draw_id": drawn.pk})).content)
+    assert "docs/draw-records.md" in re.sub(r"\s+", "", text)
+    assert (settings.BASE_DIR / "docs" / "draw-records.md").is_file()
