@@ -31,6 +31,13 @@ A later run with the same sizes reuses them; other sizes replace them.
     does and extrapolates the baseline linearly, saying so. The table is dropped at the end
     unless --keep-tickets.
 
+(4) The record (issue 13, item 12): `manage.py export_draw_record` of the frozen draw to a
+    temporary directory, in this process under tracemalloc (time and peak Python memory); then
+    `python -m draws.verification` on the two files in a child process (time and its peak RSS,
+    ru_maxrss), and draws.commitments.draw_verify streaming from the database under tracemalloc.
+    The draw is frozen but not run, so the verifier reports its seed "not verified yet": every
+    line of the entry list is still read, hashed and checked.
+
 Prints the times, the ratio baseline / engine and the issue's targets with whether each was
 met (as text: nothing here asserts a time).
 """
@@ -39,11 +46,14 @@ import argparse
 import datetime as dt
 import hashlib
 import os
+import resource
 import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+import tracemalloc
 from concurrent.futures import ThreadPoolExecutor
 from zoneinfo import ZoneInfo
 
@@ -370,6 +380,61 @@ def baseline_once() -> list[tuple]:
 # --- main ---------------------------------------------------------------------------------------
 
 
+def mb(size: float) -> str:
+    return f"{size / 1024**2:,.1f} MiB"
+
+
+def record_figures(draw) -> list[str]:
+    """(4): export and verify the record, with their times and peak memory, as lines to print."""
+    from django.core.management import call_command
+
+    from draws.commitments import draw_verify
+
+    lines = []
+    with tempfile.TemporaryDirectory(prefix="bench-record-") as folder:
+        tracemalloc.start()
+        started = time.perf_counter()
+        call_command("export_draw_record", draw.pk, out=folder, stdout=open(os.devnull, "w"))  # noqa: SIM115
+        export_time = time.perf_counter() - started
+        _, export_peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        json_path = os.path.join(folder, f"draw-{draw.pk}.json")
+        entries_path = os.path.join(folder, f"draw-{draw.pk}-entries.csv")
+        size = os.path.getsize(entries_path)
+        lines.append(
+            f"    export_draw_record: {seconds(export_time)}, peak Python memory {mb(export_peak)}"
+            f" (entry list {mb(size)})"
+        )
+        started = time.perf_counter()
+        child = subprocess.run(
+            [sys.executable, "-m", "draws.verification", json_path, entries_path],
+            cwd=ROOT,
+            env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(ROOT)},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        verify_time = time.perf_counter() - started
+        rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024  # kB on Linux
+        verdict = child.stdout.strip().splitlines()[-1] if child.stdout.strip() else child.stderr.strip()
+        lines.append(
+            f"    python -m draws.verification (child process): {seconds(verify_time)}, peak RSS {mb(rss)}"
+            f" (the largest child so far); exit {child.returncode}: {verdict}"
+        )
+    tracemalloc.start()
+    started = time.perf_counter()
+    report = draw_verify(draw)
+    verify_db_time = time.perf_counter() - started
+    _, verify_db_peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    entry_line = next((line for line in report.lines if line.check == "Entry list"), None)
+    lines.append(
+        f"    draw_verify (streamed from the database): {seconds(verify_db_time)}, peak Python memory"
+        f" {mb(verify_db_peak)}; entry list: {entry_line.verdict if entry_line else '?'}"
+    )
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--database-url", default=os.environ.get("BENCH_DRAW_DATABASE_URL", DEFAULT_URL))
@@ -431,6 +496,10 @@ def main() -> None:
         engine_fresh = pick_timings(draw, lambda s: engine(draw, s), args.pick_runs, fresh=True)
     owner_plan = explain(OWNER_SQL, [draw.pk, picked[0][0]])
     print(f"  (2) picks done, {time.perf_counter() - started:.0f} s", flush=True)
+
+    # (4) the record, before the baseline fills the disk
+    record_lines = record_figures(draw)
+    print(f"  (4) record exported and verified, {time.perf_counter() - started:.0f} s", flush=True)
 
     # (3) the naive baseline
     where, free = data_directory_free()
@@ -502,6 +571,11 @@ def main() -> None:
             f"    EXTRAPOLATED to {args.tickets:,} tickets (linear: a scan and a top-{PICKS} sort):"
             f" {seconds(baseline)}. Only {upto:,} rows were built (disk or --baseline-max-tickets)."
         )
+
+    print()
+    print(f"(4) The record of the frozen draw ({args.activations:,} activations), streamed")
+    for row in record_lines:
+        print(row)
 
     # targets
     engine_median = statistics.median(engine_times if engine is not None else sql_times)
