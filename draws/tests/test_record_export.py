@@ -150,3 +150,12 @@ def test_a_draw_not_frozen_yet_exports_an_empty_entry_list_and_no_hash(reference
     files = draw_record_files(draw)
     assert files.entries == b""
     assert json.loads(files.json)["entries"] == {"count": 0, "tickets_total": 0, "sha256": None, "frozen_at": None}
+
+
+def test_the_entry_list_is_written_in_chunks_that_add_up_to_the_hashed_bytes(draw, monkeypatch):
+    from draws import record
+
+    monkeypatch.setattr(record, "CHUNK_BYTES", 10)
+    chunks = list(record.entries_chunks(draw))
+    assert len(chunks) > 1 and all(chunk.endswith(b"\n") for chunk in chunks)  # whole lines, never one object
+    assert b"".join(chunks) == canonical_entries(draw) and sha256(b"".join(chunks)) == draw.entries_sha256
