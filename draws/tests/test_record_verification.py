@@ -281,9 +281,9 @@ def test_a_manual_draw_checks_each_serial_against_the_ranges_and_earlier_picks(r
 
 def test_the_verifier_knows_the_outcomes_the_models_know():
     assert {str(o) for o in WINNING_OUTCOMES} == verification.WINNING_OUTCOMES
-    assert {*verification.REF_REDRAWS, *verification.UNCHECKABLE_REDRAWS} == {
-        str(o) for o in AUTOMATIC_OUTCOMES
-    } | {verification.ALREADY_DRAWN}
+    assert {*verification.REF_REDRAWS, *verification.UNCHECKABLE_REDRAWS} == {str(o) for o in AUTOMATIC_OUTCOMES} | {
+        verification.ALREADY_DRAWN
+    }
     # redraw_already_drawn (§3, Fast Lane rule 117) is verified here; the engine's side adds it to
     # PickOutcome in its own branch: the union keeps this true before and after that merge.
     assert set(PickOutcome.values) | {verification.ALREADY_DRAWN} == verification.OUTCOMES
