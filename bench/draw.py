@@ -32,7 +32,8 @@ A later run with the same sizes reuses them; other sizes replace them.
     unless --keep-tickets.
 
 (4) The record (issue 13, item 12): `manage.py export_draw_record` of the frozen draw to a
-    temporary directory, in this process under tracemalloc (time and peak Python memory); then
+    temporary directory, in this process (timed, then run again under tracemalloc for the peak
+    Python memory); then
     `python -m draws.verification` on the two files in a child process (time and its peak RSS,
     ru_maxrss), and draws.commitments.draw_verify streaming from the database under tracemalloc.
     The draw is frozen but not run, so the verifier reports its seed "not verified yet": every
@@ -45,8 +46,8 @@ met (as text: nothing here asserts a time).
 import argparse
 import datetime as dt
 import hashlib
+import io
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -380,8 +381,33 @@ def baseline_once() -> list[tuple]:
 # --- main ---------------------------------------------------------------------------------------
 
 
+# draws.verification's main() in a process of its own, printing its peak RSS (kB) on stderr: VmHWM
+# of /proc/self/status, the high-water mark of this program's memory (ru_maxrss would include the
+# bench's own memory, inherited across the fork before exec).
+VERIFY_CHILD = (
+    "import sys; from draws.verification import main; code = main(sys.argv[1:]);"
+    " hwm = [l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM:')];"
+    " print(hwm[0] if hwm else 0, file=sys.stderr); sys.exit(code)"
+)
+
+
 def mb(size: float) -> str:
     return f"{size / 1024**2:,.1f} MiB"
+
+
+def _timed_and_peak(call):
+    """(seconds without tracemalloc, peak Python memory of a second run under tracemalloc, result):
+    tracemalloc slows every allocation, so the time is taken on a run of its own."""
+    started = time.perf_counter()
+    call()
+    elapsed = time.perf_counter() - started
+    tracemalloc.start()
+    try:
+        result = call()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return elapsed, peak, result
 
 
 def record_figures(draw) -> list[str]:
@@ -392,12 +418,9 @@ def record_figures(draw) -> list[str]:
 
     lines = []
     with tempfile.TemporaryDirectory(prefix="bench-record-") as folder:
-        tracemalloc.start()
-        started = time.perf_counter()
-        call_command("export_draw_record", draw.pk, out=folder, stdout=open(os.devnull, "w"))  # noqa: SIM115
-        export_time = time.perf_counter() - started
-        _, export_peak = tracemalloc.get_traced_memory()
-        tracemalloc.stop()
+        export_time, export_peak, _ = _timed_and_peak(
+            lambda: call_command("export_draw_record", str(draw.pk), "--out", folder, stdout=io.StringIO())
+        )
         json_path = os.path.join(folder, f"draw-{draw.pk}.json")
         entries_path = os.path.join(folder, f"draw-{draw.pk}-entries.csv")
         size = os.path.getsize(entries_path)
@@ -407,7 +430,7 @@ def record_figures(draw) -> list[str]:
         )
         started = time.perf_counter()
         child = subprocess.run(
-            [sys.executable, "-m", "draws.verification", json_path, entries_path],
+            [sys.executable, "-c", VERIFY_CHILD, json_path, entries_path],
             cwd=ROOT,
             env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(ROOT)},
             capture_output=True,
@@ -415,18 +438,13 @@ def record_figures(draw) -> list[str]:
             check=False,
         )
         verify_time = time.perf_counter() - started
-        rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024  # kB on Linux
+        *_, rss_kb = child.stderr.split() or ["0"]
         verdict = child.stdout.strip().splitlines()[-1] if child.stdout.strip() else child.stderr.strip()
         lines.append(
-            f"    python -m draws.verification (child process): {seconds(verify_time)}, peak RSS {mb(rss)}"
-            f" (the largest child so far); exit {child.returncode}: {verdict}"
+            f"    python -m draws.verification (its own process): {seconds(verify_time)},"
+            f" peak RSS {mb(int(rss_kb) * 1024)}; exit {child.returncode}: {verdict}"
         )
-    tracemalloc.start()
-    started = time.perf_counter()
-    report = draw_verify(draw)
-    verify_db_time = time.perf_counter() - started
-    _, verify_db_peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
+    verify_db_time, verify_db_peak, report = _timed_and_peak(lambda: draw_verify(draw))
     entry_line = next((line for line in report.lines if line.check == "Entry list"), None)
     lines.append(
         f"    draw_verify (streamed from the database): {seconds(verify_db_time)}, peak Python memory"
