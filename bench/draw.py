@@ -31,6 +31,14 @@ A later run with the same sizes reuses them; other sizes replace them.
     does and extrapolates the baseline linearly, saying so. The table is dropped at the end
     unless --keep-tickets.
 
+(4) The record (issue 13, item 12): `manage.py export_draw_record` of the frozen draw to a
+    temporary directory, in this process (timed, then run again under tracemalloc for the peak
+    Python memory); then
+    `python -m draws.verification` on the two files in a child process (time and its peak RSS,
+    ru_maxrss), and draws.commitments.draw_verify streaming from the database under tracemalloc.
+    The draw is frozen but not run, so the verifier reports its seed "not verified yet": every
+    line of the entry list is still read, hashed and checked.
+
 Prints the times, the ratio baseline / engine and the issue's targets with whether each was
 met (as text: nothing here asserts a time).
 """
@@ -38,12 +46,15 @@ met (as text: nothing here asserts a time).
 import argparse
 import datetime as dt
 import hashlib
+import io
 import os
 import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+import tracemalloc
 from concurrent.futures import ThreadPoolExecutor
 from zoneinfo import ZoneInfo
 
@@ -370,6 +381,78 @@ def baseline_once() -> list[tuple]:
 # --- main ---------------------------------------------------------------------------------------
 
 
+# draws.verification's main() in a process of its own, printing its peak RSS (kB) on stderr: VmHWM
+# of /proc/self/status, the high-water mark of this program's memory (ru_maxrss would include the
+# bench's own memory, inherited across the fork before exec).
+VERIFY_CHILD = (
+    "import sys; from draws.verification import main; code = main(sys.argv[1:]);"
+    " hwm = [l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM:')];"
+    " print(hwm[0] if hwm else 0, file=sys.stderr); sys.exit(code)"
+)
+
+
+def mb(size: float) -> str:
+    return f"{size / 1024**2:,.1f} MiB"
+
+
+def _timed_and_peak(call):
+    """(seconds without tracemalloc, peak Python memory of a second run under tracemalloc, result):
+    tracemalloc slows every allocation, so the time is taken on a run of its own."""
+    started = time.perf_counter()
+    call()
+    elapsed = time.perf_counter() - started
+    tracemalloc.start()
+    try:
+        result = call()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return elapsed, peak, result
+
+
+def record_figures(draw) -> list[str]:
+    """(4): export and verify the record, with their times and peak memory, as lines to print."""
+    from django.core.management import call_command
+
+    from draws.commitments import draw_verify
+
+    lines = []
+    with tempfile.TemporaryDirectory(prefix="bench-record-") as folder:
+        export_time, export_peak, _ = _timed_and_peak(
+            lambda: call_command("export_draw_record", str(draw.pk), "--out", folder, stdout=io.StringIO())
+        )
+        json_path = os.path.join(folder, f"draw-{draw.pk}.json")
+        entries_path = os.path.join(folder, f"draw-{draw.pk}-entries.csv")
+        size = os.path.getsize(entries_path)
+        lines.append(
+            f"    export_draw_record: {seconds(export_time)}, peak Python memory {mb(export_peak)}"
+            f" (entry list {mb(size)})"
+        )
+        started = time.perf_counter()
+        child = subprocess.run(
+            [sys.executable, "-c", VERIFY_CHILD, json_path, entries_path],
+            cwd=ROOT,
+            env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(ROOT)},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        verify_time = time.perf_counter() - started
+        *_, rss_kb = child.stderr.split() or ["0"]
+        verdict = child.stdout.strip().splitlines()[-1] if child.stdout.strip() else child.stderr.strip()
+        lines.append(
+            f"    python -m draws.verification (its own process): {seconds(verify_time)},"
+            f" peak RSS {mb(int(rss_kb) * 1024)}; exit {child.returncode}: {verdict}"
+        )
+    verify_db_time, verify_db_peak, report = _timed_and_peak(lambda: draw_verify(draw))
+    entry_line = next((line for line in report.lines if line.check == "Entry list"), None)
+    lines.append(
+        f"    draw_verify (streamed from the database): {seconds(verify_db_time)}, peak Python memory"
+        f" {mb(verify_db_peak)}; entry list: {entry_line.verdict if entry_line else '?'}"
+    )
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--database-url", default=os.environ.get("BENCH_DRAW_DATABASE_URL", DEFAULT_URL))
@@ -431,6 +514,10 @@ def main() -> None:
         engine_fresh = pick_timings(draw, lambda s: engine(draw, s), args.pick_runs, fresh=True)
     owner_plan = explain(OWNER_SQL, [draw.pk, picked[0][0]])
     print(f"  (2) picks done, {time.perf_counter() - started:.0f} s", flush=True)
+
+    # (4) the record, before the baseline fills the disk
+    record_lines = record_figures(draw)
+    print(f"  (4) record exported and verified, {time.perf_counter() - started:.0f} s", flush=True)
 
     # (3) the naive baseline
     where, free = data_directory_free()
@@ -502,6 +589,11 @@ def main() -> None:
             f"    EXTRAPOLATED to {args.tickets:,} tickets (linear: a scan and a top-{PICKS} sort):"
             f" {seconds(baseline)}. Only {upto:,} rows were built (disk or --baseline-max-tickets)."
         )
+
+    print()
+    print(f"(4) The record of the frozen draw ({args.activations:,} activations), streamed")
+    for row in record_lines:
+        print(row)
 
     # targets
     engine_median = statistics.median(engine_times if engine is not None else sql_times)

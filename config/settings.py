@@ -143,6 +143,10 @@ _migration_database_url = env_str("MIGRATION_DATABASE_URL")
 if _migration_database_url and sys.argv[1:2] == ["migrate"]:
     _database_url = _migration_database_url
 DB_APP_ROLE = env_str("DB_APP_ROLE", "promodesk_app")
+
+# The software named in a draw's record (DRAWS.md §6), stored when the draw starts: a release or
+# commit set by the deployment; when unset, draws.version reads the checkout's .git/HEAD.
+PROMODESK_VERSION = env_str("PROMODESK_VERSION", "")
 DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=env_int("DB_CONN_MAX_AGE", 60))}
 if env_str("TEST_DATABASE_NAME"):  # two test runs side by side (make test's clock runs), each its own
     DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME")}

@@ -11,7 +11,9 @@ record that verifies). So the record's entry-list hash and seed hash are also he
 - the audit log (append-only): the first `draw.entries_frozen` event of the draw; for a RAPS
   session, the last `draw.raps_list_uploaded` event before `draw.started`.
 
-draw_verify(draw) is the one entry point: the Verify page and `manage.py verify_draw` call it.
+draw_verify(draw) is the one entry point: the Verify page and `manage.py verify_draw` call it;
+draws_verify(draws) checks several together (refs to other draws, win-once across them). The
+entry list is streamed from the database into the verifier: memory does not grow with it.
 """
 
 import json
@@ -21,21 +23,37 @@ from django.db import connection
 from core.formats import local_datetime
 from core.models import AuditEvent
 from draws.models import CommitmentStep, Draw, DrawCommitment
-from draws.record import draw_record_files
-from draws.verification import Report, verify_record
+from draws.record import entries_chunks, record_json
+from draws.verification import RECORD_FORMAT, Report, verify_record
 from promotions.models import DrawMethod
 
 DATABASE_CHECK = "Commitment kept by the database"
 AUDIT_CHECK = "Commitment in the audit log"
 
 
-def draw_verify(draw: Draw) -> Report:
+def draw_verify(draw: Draw, *, others: dict[int, dict] | None = None) -> Report:
     """Every check of the record's files, then the record's commitments against the database's
-    and the audit log's. The same Report as draws.verification.verify_record."""
-    files = draw_record_files(draw)
-    report = verify_record(files.json, files.entries)
+    and the audit log's. The same Report as draws.verification.verify_record. `others`: the
+    records of other draws checked with it (draw id -> record)."""
+    return _verify(draw, record_json(draw), others)
+
+
+def draws_verify(draws: list[Draw]) -> list[Report]:
+    """Several draws checked together (e.g. a promotion's): each as draw_verify, with the
+    others' records given, so a redraw resting on a win in another draw is checked against it."""
+    texts = [(draw, record_json(draw)) for draw in draws]
+    others = {}
+    for draw, text in texts:
+        record = json.loads(text)
+        if record.get("format") == RECORD_FORMAT:
+            others[draw.pk] = record
+    return [_verify(draw, text, others) for draw, text in texts]
+
+
+def _verify(draw: Draw, text: bytes, others: dict[int, dict] | None) -> Report:
+    report = verify_record(text, lambda: entries_chunks(draw), others=others)
     try:
-        record = json.loads(files.json)
+        record = json.loads(text)
         committed = (record["entries"]["sha256"], record["seed"]["sha256"])
     except (ValueError, KeyError, TypeError):
         return report  # verify_record already says the record is unreadable

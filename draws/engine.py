@@ -32,6 +32,7 @@ from draws.models import (
 )
 from draws.selection import electronic_serial, raps_row
 from draws.services import freeze_entries
+from draws.version import software_version
 from members.eligibility import person_refusals
 from members.identity import IdType, age_on
 from members.models import Member
@@ -163,6 +164,7 @@ def draw_start(
         draw.presentation_seconds = draw.series.presentation_seconds
         draw.one_selection_per_draw = draw.series.one_selection_per_draw
         draw.early_start_reason = early_start_reason if early else ""
+        draw.software_version = software_version()  # DRAWS.md §6: the software that ran the draw
         draw.save()
         audit_log(
             actor=actor,
@@ -178,6 +180,7 @@ def draw_start(
                 "presentation_seconds": draw.presentation_seconds,
                 "one_selection_per_draw": draw.one_selection_per_draw,
                 "early_start_reason": draw.early_start_reason,
+                "software_version": draw.software_version,
             },
         )
         if draw.tickets_total == 0:

@@ -87,6 +87,9 @@ class Draw(models.Model):
     presentation_seconds = models.PositiveSmallIntegerField(default=90)
     one_selection_per_draw = models.BooleanField(default=False)
     early_start_reason = models.TextField(blank=True, help_text="Why the draw started before its time.")
+    software_version = models.CharField(
+        max_length=80, blank=True, help_text="The commit (or release) of promodesk that started the draw (DRAWS.md §6)."
+    )
 
     objects = DrawQuerySet.as_manager()
 

@@ -4,7 +4,7 @@ verification report, the certificate PDF and the winners list of a promotion."""
 import csv
 
 from django.contrib.auth.decorators import permission_required
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
@@ -13,7 +13,14 @@ from core.paging import page_of
 from draws import certificate
 from draws.commitments import draw_verify, raps_uploads
 from draws.models import Draw
-from draws.record import draw_record_files, entries_summary, winners_wanted
+from draws.record import (
+    SPEC_PATH,
+    entries_chunks,
+    entries_summary,
+    record_file_names,
+    winners_wanted,
+)
+from draws.record import record_json as record_json_bytes
 from draws.record_selectors import draw_for_record, draw_picks, promotion_winning_picks
 from draws.verify_cache import cached_verify
 from promotions.models import DrawMethod, Promotion
@@ -43,6 +50,7 @@ def record(request, draw_id: int):
         "win_once": certificate.win_once_label(draw),
         "picks": picks,
         "winners_count": sum(pick.is_winner() for pick in picks),
+        "spec_path": SPEC_PATH,
     }
     return render(request, "draws/record.html", context)
 
@@ -55,14 +63,17 @@ def _download(data: bytes, name: str, content_type: str) -> HttpResponse:
 
 @permission_required(READ_RECORD, raise_exception=True)
 def record_json(request, draw_id: int):
-    files = draw_record_files(_draw(draw_id))
-    return _download(files.json, files.json_name, "application/json; charset=utf-8")
+    draw = _draw(draw_id)
+    return _download(record_json_bytes(draw), record_file_names(draw).json_name, "application/json; charset=utf-8")
 
 
 @permission_required(READ_RECORD, raise_exception=True)
 def record_entries(request, draw_id: int):
-    files = draw_record_files(_draw(draw_id))
-    return _download(files.entries, files.entries_name, "text/csv; charset=utf-8")
+    """The entry list streamed in chunks: a draw of a million activations is never one bytes object."""
+    draw = _draw(draw_id)
+    response = StreamingHttpResponse(entries_chunks(draw), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{record_file_names(draw).entries_name}"'
+    return response
 
 
 @permission_required(READ_RECORD, raise_exception=True)

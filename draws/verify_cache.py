@@ -29,7 +29,7 @@ from draws.models import Draw, DrawPick, DrawStatus, RapsList
 
 Report = TypeVar("Report")
 
-VERSION = "2"  # of what compute() returns: bump it when the checks change
+VERSION = "3"  # of what compute() returns: bump it when the checks change (3: record format 2)
 KEEP_SECONDS = 30 * 24 * 3600  # a complete draw's report; recomputed after that, or if evicted
 LOCK_SECONDS = 120  # a lock left by a press whose process died frees itself after this
 WAIT_SECONDS = 60  # a press waits this long for another's report, then computes its own
@@ -52,6 +52,7 @@ _DRAW_FIELDS = (
     "win_once",
     "completed_at",
     "ended_short_reason",
+    "software_version",
 )
 _PICK_FIELDS = (
     "seq",

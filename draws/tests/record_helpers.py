@@ -20,6 +20,7 @@ SAST = dt.timezone(dt.timedelta(hours=2))
 DRAW_AT = dt.datetime(2025, 10, 15, 13, 0, tzinfo=SAST)  # a Wednesday 13h00 draw, tickets 08:00-12:55
 CONDUCTOR = "manager.mokoena"
 WITNESS = "Adv. Lindiwe Khumalo"
+SOFTWARE = "0123456789abcdef0123456789abcdef01234567"  # the commit stored at the start
 PRESENT = PickOutcome.PRESENT
 
 
@@ -64,6 +65,7 @@ def start(draw: Draw) -> Draw:
         witness_name=WITNESS,
         winners_wanted=draw.series.winners_per_draw,
         win_once=draw.series.win_once_scope,
+        software_version=SOFTWARE,
     )
     draw.refresh_from_db()
     return draw

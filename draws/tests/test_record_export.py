@@ -9,14 +9,35 @@ from draws.models import PickOutcome
 from draws.record import draw_record_files
 from draws.services import canonical_entries
 from draws.tests.factories import make_draw
-from draws.tests.record_helpers import CONDUCTOR, DRAW_AT, closed_draw, complete, electronic_picks, sha256, start
+from draws.tests.record_helpers import (
+    CONDUCTOR,
+    DRAW_AT,
+    SOFTWARE,
+    closed_draw,
+    complete,
+    electronic_picks,
+    sha256,
+    start,
+)
 from promotions.tests.factories import make_series
 from testing.db import triggers_off
 
 pytestmark = pytest.mark.django_db
 
-DRAW_KEYS = ["id", "name", "property", "scheduled_at", "method", "winners_wanted", "win_once"]
-PICK_KEYS = ["k", "pool", "serial", "member_id", "card_number", "outcome", "reason", "at", "by"]
+DRAW_KEYS = [
+    "id",
+    "name",
+    "property",
+    "scheduled_at",
+    "method",
+    "winners_wanted",
+    "win_once",
+    "status",
+    "started_at",
+    "completed_at",
+    "ended_short_reason",
+]
+PICK_KEYS = ["k", "pool", "serial", "member_id", "card_number", "outcome", "reason", "at", "by", "ref"]
 
 
 @pytest.fixture
@@ -41,12 +62,15 @@ def test_the_json_has_exactly_the_structure_of_draws_md_section_6(draw):
     files = draw_record_files(draw)
     assert files.json_name == f"draw-{draw.pk}.json"
     record = json.loads(files.json)
-    assert list(record) == ["draw", "entries", "seed", "picks", "winners"]
+    assert list(record) == ["format", "software", "draw", "raps", "entries", "seed", "picks", "winners"]
+    assert record["format"] == 2
+    assert record["software"] == {"name": "promodesk", "version": SOFTWARE}
+    assert record["raps"] is None
     assert list(record["draw"]) == DRAW_KEYS
     assert list(record["entries"]) == ["count", "tickets_total", "sha256", "frozen_at"]
     assert list(record["seed"]) == ["sha256", "hex"]
     assert all(list(pick) == PICK_KEYS for pick in record["picks"])
-    assert all(list(winner) == ["member_id", "card_number", "k"] for winner in record["winners"])
+    assert all(list(winner) == ["member_id", "card_number", "k", "pool"] for winner in record["winners"])
     assert record["draw"] == {
         "id": draw.pk,
         "name": draw.name,
@@ -55,6 +79,10 @@ def test_the_json_has_exactly_the_structure_of_draws_md_section_6(draw):
         "method": "electronic",
         "winners_wanted": 3,
         "win_once": "draw",
+        "status": "running",
+        "started_at": "2025-10-15T13:00:00+02:00",
+        "completed_at": None,
+        "ended_short_reason": "",
     }
     assert record["entries"] == {
         "count": 6,
@@ -65,9 +93,10 @@ def test_the_json_has_exactly_the_structure_of_draws_md_section_6(draw):
     first = record["picks"][0]
     assert first["k"] == 1 and first["pool"] is None and first["outcome"] == "no_show"
     assert first["at"] == "2025-10-15T13:01:00+02:00" and first["by"] == CONDUCTOR
+    assert all(p["ref"] is None for p in record["picks"] if not p["outcome"].startswith("redraw_"))
     winners = [p for p in record["picks"] if p["outcome"] == "present"]
     assert record["winners"] == [
-        {"member_id": p["member_id"], "card_number": p["card_number"], "k": p["k"]} for p in winners
+        {"member_id": p["member_id"], "card_number": p["card_number"], "k": p["k"], "pool": None} for p in winners
     ]
 
 
@@ -122,3 +151,12 @@ def test_a_draw_not_frozen_yet_exports_an_empty_entry_list_and_no_hash(reference
     files = draw_record_files(draw)
     assert files.entries == b""
     assert json.loads(files.json)["entries"] == {"count": 0, "tickets_total": 0, "sha256": None, "frozen_at": None}
+
+
+def test_the_entry_list_is_written_in_chunks_that_add_up_to_the_hashed_bytes(draw, monkeypatch):
+    from draws import record
+
+    monkeypatch.setattr(record, "CHUNK_BYTES", 10)
+    chunks = list(record.entries_chunks(draw))
+    assert len(chunks) > 1 and all(chunk.endswith(b"\n") for chunk in chunks)  # whole lines, never one object
+    assert b"".join(chunks) == canonical_entries(draw) and sha256(b"".join(chunks)) == draw.entries_sha256

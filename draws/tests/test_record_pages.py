@@ -8,6 +8,7 @@ import re
 
 import pypdf
 import pytest
+from django.conf import settings
 from django.urls import reverse
 
 from draws.models import PickOutcome
@@ -76,7 +77,8 @@ def test_the_downloads_are_exactly_the_files_of_the_export(drawn, auditor):
     files = draw_record_files(drawn)
     record = auditor.get(reverse("draws:record_json", kwargs={"draw_id": drawn.pk}))
     entries = auditor.get(reverse("draws:record_entries", kwargs={"draw_id": drawn.pk}))
-    assert record.content == files.json and entries.content == files.entries
+    assert record.content == files.json
+    assert entries.streaming and b"".join(entries.streaming_content) == files.entries  # streamed, in chunks
     assert record["Content-Disposition"] == f'attachment; filename="draw-{drawn.pk}.json"'
     assert entries["Content-Disposition"] == f'attachment; filename="draw-{drawn.pk}-entries.csv"'
 
@@ -155,3 +157,11 @@ def test_the_promotion_winners_page_and_csv_list_every_winning_pick(drawn, manag
 def test_an_unknown_draw_or_promotion_is_not_found(manager, db):
     assert manager.get(reverse("draws:record", kwargs={"draw_id": 999})).status_code == 404
     assert manager.get(reverse("draws:promotion_winners", kwargs={"promotion_id": 999})).status_code == 404
+
+
+def test_the_record_page_and_the_certificate_cite_the_spec_shipped_with_the_project(drawn, auditor, manager):
+    page = auditor.get(reverse("draws:record", kwargs={"draw_id": drawn.pk})).content.decode()
+    assert "docs/draw-records.md" in page
+    text = pdf_text(manager.get(reverse("draws:certificate", kwargs={"draw_id": drawn.pk})).content)
+    assert "docs/draw-records.md" in re.sub(r"\s+", "", text)
+    assert (settings.BASE_DIR / "docs" / "draw-records.md").is_file()

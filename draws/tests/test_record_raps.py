@@ -139,3 +139,43 @@ def test_k_counts_per_pool(session):
     table = next(n for n, pick in enumerate(record["picks"]) if pick["pool"] == "table")
     report = verify_record(edit(files.json, lambda r: r["picks"][table].update(k=3)), files.entries)
     assert any("expected 1 in the table pool" in line.detail for line in report.failures)
+
+
+def test_the_record_carries_the_session_s_settings_and_each_winner_s_pool(session):
+    draw, _ = session
+    record = json.loads(draw_record_files(draw).json)
+    assert record["raps"] == {
+        "min_spend_cents": 5000,
+        "excluded_devices": [],
+        "quotas": {"slot": 2, "table": 1},
+        "rows_uploaded": 6,
+        "rows_left_out": {"below_min_spend": 0, "excluded_device": 0, "ineligible": 0},
+    }
+    assert [w["pool"] for w in record["winners"]] == ["slot", "table", "slot"]
+    report = verify_record(draw_record_files(draw).json, draw_record_files(draw).entries)
+    assert "2 of 2 slot, 1 of 1 table" in next(line for line in report.lines if line.check == "Complete").detail
+
+
+def test_rows_below_the_minimum_or_on_an_excluded_device_and_a_wrong_count_are_caught(session):
+    draw, _ = session
+    files = draw_record_files(draw)
+
+    def settings_changed(record):
+        record["raps"].update(min_spend_cents=6000, excluded_devices=["table:BJ3"], rows_uploaded=9)
+
+    report = verify_record(edit(files.json, settings_changed), files.entries)
+    detail = next(line for line in report.lines if line.check == "Entry list").detail
+    assert "line 4 spent 5000 cents, below the session's minimum of 6000" in detail
+    assert "line 5 is on table:BJ3, a device the session excludes" in detail
+    assert "9 rows were uploaded, but the list holds 6 and 0 were left out" in detail
+    assert not report.holds
+
+
+def test_a_winner_s_pool_changed_and_a_pool_short_of_its_quota_are_caught(session):
+    draw, _ = session
+    files = draw_record_files(draw)
+    moved = verify_record(edit(files.json, lambda r: r["winners"][1].update(pool="slot")), files.entries)
+    assert not next(line for line in moved.lines if line.check == "Winners").holds
+    short = verify_record(edit(files.json, lambda r: r["raps"]["quotas"].update(table=2)), files.entries)
+    complete_line = next(line for line in short.lines if line.check == "Complete")
+    assert "1 of 2 table" in complete_line.detail and not complete_line.holds

@@ -54,12 +54,15 @@ def test_a_good_record_holds_pick_by_pick(files):
     assert report.seed_revealed and not report.failures and not report.pending
     picks = json.loads(files.json)["picks"]
     assert [line.check for line in report.lines] == [
+        "Selection code",
         "Record",
+        "Software",
         "Entry list hash",
         "Entry list",
         "Seed",
         *(f"Pick {n}" for n in range(1, len(picks) + 1)),
         "Winners",
+        "Complete",
     ]
     first = picks[0]
     assert str(line(report, "Pick 1")).startswith(
@@ -146,7 +149,7 @@ def test_a_winner_removed_from_the_list_is_caught(files):
 
 def test_a_winner_added_to_the_list_is_caught(files):
     no_show = json.loads(files.json)["picks"][0]
-    added = {"member_id": no_show["member_id"], "card_number": no_show["card_number"], "k": 1}
+    added = {"member_id": no_show["member_id"], "card_number": no_show["card_number"], "k": 1, "pool": None}
     report = verify_record(edit(files.json, lambda r: r["winners"].append(added)), files.entries)
     assert "(k=1) is listed but has no winning pick" in line(report, "Winners").detail
     assert not report.holds
@@ -189,7 +192,7 @@ def test_a_no_show_of_a_member_who_already_won_is_caught(reference_data):
     assert not report.holds
 
 
-@pytest.mark.parametrize("outcome", ["redraw_won_in_scope", "redraw_ineligible", "redraw_is_proxy"])
+@pytest.mark.parametrize("outcome", ["redraw_ineligible", "redraw_is_proxy"])
 def test_redraws_only_the_night_knew_of_hold_with_their_reason_and_fail_without(files, outcome):
     with_reason = edit(files.json, lambda r: r["picks"][0].update(outcome=outcome, reason="Won at 15:00 today"))
     report = verify_record(with_reason, files.entries)
@@ -244,10 +247,10 @@ def test_counts_that_do_not_match_the_entry_list_are_caught(files):
 def test_a_record_that_is_not_json_or_misses_a_section_does_not_hold(files):
     assert not verify_record(b"{not json", files.entries).holds
     report = verify_record(edit(files.json, lambda r: r.pop("seed")), files.entries)
-    assert [line.check for line in report.lines] == ["Record"]
-    assert '"seed" is missing' in report.lines[0].detail and not report.holds
+    assert [line.check for line in report.lines] == ["Selection code", "Record"]
+    assert '"seed" is missing' in line(report, "Record").detail and not report.holds
     report = verify_record(edit(files.json, lambda r: r["picks"][0].update(serial="12")), files.entries)
-    assert '"serial" of picks item 1 is missing or not a whole number' in report.lines[0].detail
+    assert '"serial" of picks item 1 is missing or not a whole number' in line(report, "Record").detail
 
 
 def test_a_running_draw_does_not_verify_until_its_seed_is_revealed(reference_data):
@@ -259,7 +262,8 @@ def test_a_running_draw_does_not_verify_until_its_seed_is_revealed(reference_dat
     assert report.failures == []  # nothing checked is wrong ...
     assert line(report, "Seed").verdict == "not verified yet"  # ... but the serials are not verified
     assert "not recomputed: the seed is not revealed" in line(report, "Pick 1").detail
-    assert report.lines[-2].detail.endswith("awaiting its outcome")  # the last pick, before "Winners"
+    assert report.lines[-3].detail.endswith("awaiting its outcome")  # the last pick, before "Winners"
+    assert line(report, "Complete").verdict == "not verified yet"
     assert report.summary().startswith("Not fully verified: the seed is not revealed yet")
 
 
@@ -278,8 +282,12 @@ def test_a_manual_draw_checks_each_serial_against_the_ranges_and_earlier_picks(r
 
 def test_the_verifier_knows_the_outcomes_the_models_know():
     assert {str(o) for o in WINNING_OUTCOMES} == verification.WINNING_OUTCOMES
-    assert {verification.ALREADY_WINNER, *verification.UNCHECKABLE_REDRAWS} == {str(o) for o in AUTOMATIC_OUTCOMES}
-    assert set(PickOutcome.values) == verification.OUTCOMES
+    assert {*verification.REF_REDRAWS, *verification.UNCHECKABLE_REDRAWS} == {str(o) for o in AUTOMATIC_OUTCOMES} | {
+        verification.ALREADY_DRAWN
+    }
+    # redraw_already_drawn (§3, Fast Lane rule 117) is verified here; the engine's side adds it to
+    # PickOutcome in its own branch: the union keeps this true before and after that merge.
+    assert set(PickOutcome.values) | {verification.ALREADY_DRAWN} == verification.OUTCOMES
 
 
 def _run_alone(*args: str) -> subprocess.CompletedProcess:

@@ -3,11 +3,14 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from draws.models import Draw
-from draws.record import draw_record_files
+from draws.record import entries_chunks, record_file_names, record_json
 
 
 class Command(BaseCommand):
-    help = "Write a draw's record (DRAWS.md §6): draw-<id>.json and draw-<id>-entries.csv in DIR; prints their paths."
+    help = (
+        "Write a draw's record (DRAWS.md §6, format 2): draw-<id>.json and draw-<id>-entries.csv in DIR; "
+        "prints their paths. The entry list is written in chunks (bounded memory)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("draw_id", type=int)
@@ -17,9 +20,13 @@ class Command(BaseCommand):
         draw = Draw.objects.filter(pk=draw_id).first()
         if draw is None:
             raise CommandError(f"There is no draw {draw_id}.")
-        files = draw_record_files(draw)
+        names = record_file_names(draw)
         out.mkdir(parents=True, exist_ok=True)
-        for name, data in ((files.json_name, files.json), (files.entries_name, files.entries)):
-            path = out / name
-            path.write_bytes(data)
-            self.stdout.write(str(path))
+        json_path = out / names.json_name
+        json_path.write_bytes(record_json(draw))
+        self.stdout.write(str(json_path))
+        entries_path = out / names.entries_name
+        with entries_path.open("wb") as entries_file:
+            for chunk in entries_chunks(draw):
+                entries_file.write(chunk)
+        self.stdout.write(str(entries_path))
