@@ -7,6 +7,7 @@ from functools import cache
 
 import weasyprint
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -29,6 +30,16 @@ def public_name(member: Member) -> str:
     return f"{member.first_name} {initial}." if initial else member.first_name
 
 
+def person_words(label: str) -> str:
+    """Who a record's actor label is, for a signature line: the staff member's full name with the
+    username, the system's own words for the tick, or the label as it is (an account since removed)."""
+    if not label or label.startswith("system:"):
+        return Draw(started_by=label).started_by_display() if label else ""
+    user = get_user_model().objects.filter(username=label).first()
+    full = user.get_full_name().strip() if user else ""
+    return f"{full} ({label})" if full else label
+
+
 def win_once_label(draw: Draw) -> str:
     scope = win_once(draw)
     return WinOnceScope(scope).label if scope in WinOnceScope.values else scope
@@ -47,7 +58,10 @@ def certificate_context(draw: Draw) -> dict:
         "winners_wanted": winners_wanted(draw),
         "win_once": win_once_label(draw),
         "picks_count": len(picks),
+        # Every pick with its outcome (no-shows, disqualifications and redraws too), as the stage saw it.
+        "picks": [(pick, masked_card(pick.card_number), public_name(pick.member)) for pick in picks],
         "winners": [(pick, masked_card(pick.card_number), public_name(pick.member)) for pick in winners],
+        "conductor": person_words(draw.started_by),
         "printed_at": timezone.localtime(),
     }
 

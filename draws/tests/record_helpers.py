@@ -56,13 +56,13 @@ def closed_draw(reference_data, points=(550, 300, 1200, 800, 400, 250), *, metho
     return draw
 
 
-def start(draw: Draw) -> Draw:
+def start(draw: Draw, *, witness: str = WITNESS) -> Draw:
     """What the engine copies onto the draw when it starts."""
     Draw.objects.filter(pk=draw.pk).update(
         status=DrawStatus.RUNNING,
         started_at=at(13, 0),
         started_by=CONDUCTOR,
-        witness_name=WITNESS,
+        witness_name=witness,
         winners_wanted=draw.series.winners_per_draw,
         win_once=draw.series.win_once_scope,
         software_version=SOFTWARE,
