@@ -578,6 +578,14 @@ def draw_standing_request(*, draw_id: int, now: dt.datetime | None = None) -> bo
     return bool(queued)
 
 
+def draw_standing_recount(*, actor: Actor, draw_id: int, now: dt.datetime | None = None) -> bool:
+    """A manager's "Count again": only at their own properties (members.staff), then queued as
+    draw_standing_request queues it (False when a count is already on its way)."""
+    draw = Draw.objects.select_related("property").get(pk=draw_id)
+    check_staff_property(actor, draw.property)
+    return draw_standing_request(draw_id=draw.pk, now=now)
+
+
 def draw_standings_refresh_due(*, now: dt.datetime | None = None) -> int:
     """The tick: queue a recount for each draw taking tickets in the next days whose standing is
     missing, older than the last points import, or older than STANDING_MAX_AGE, while fewer than

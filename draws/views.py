@@ -164,12 +164,13 @@ def move_message(draw: Draw, before) -> str:
 @permission_required("draws.change_draw", raise_exception=True)
 def standing_refresh(request, draw_id: int):
     """A manager asks for the allocation to be counted again now (after a rule fix, say)."""
-    draw = get_object_or_404(Draw.objects.select_related("property"), pk=draw_id)
-    elsewhere = staff_act_refusal(request.user, draw.property)
-    if elsewhere:
-        messages.error(request, elsewhere)
+    draw = get_object_or_404(Draw, pk=draw_id)
+    try:
+        queued = services.draw_standing_recount(actor=Actor.from_request(request), draw_id=draw.pk)
+    except DomainError as error:  # another property's draw
+        messages.error(request, error.message)
         return redirect("draws:detail", draw_id=draw.pk)
-    if services.draw_standing_request(draw_id=draw.pk):
+    if queued:
         messages.info(request, "The allocation is being counted again; this page shows it when it is ready.")
     else:
         messages.info(request, "A count is already on its way; this page shows it when it is ready.")

@@ -89,3 +89,17 @@ def test_a_manager_request_counts_toward_the_ticks_bound(draw, enqueued, monkeyp
     assert draw_standing_request(draw_id=other.pk, now=NOW)
     assert draw_standings_refresh_due() == 0
     assert enqueued == [other.pk]
+
+
+def test_count_again_is_refused_at_another_property_in_the_service(draw, enqueued, user_for):
+    from conftest import PROMOTIONS_MANAGER
+    from core.audit import Actor
+    from core.errors import DomainError
+
+    elsewhere = Actor.for_user(user_for(PROMOTIONS_MANAGER, properties=["MC"]))
+    with pytest.raises(DomainError) as refused:
+        services.draw_standing_recount(actor=elsewhere, draw_id=draw.pk, now=NOW)
+    assert refused.value.code == "other_property" and enqueued == []
+    here = Actor.for_user(user_for(PROMOTIONS_MANAGER))
+    assert services.draw_standing_recount(actor=here, draw_id=draw.pk, now=NOW)
+    assert enqueued == [draw.pk]
