@@ -91,20 +91,7 @@ def serial_owner(draw: Draw, serial: int) -> Activation | None:
 
 def draw_start_refusal(draw: Draw, now: dt.datetime) -> str | None:
     """Why this draw cannot be started now, or None (also for the page's Start button)."""
-    if draw.status == DrawStatus.CANCELLED:
-        return "This draw is cancelled."
-    if draw.status in (DrawStatus.RUNNING, DrawStatus.DRAWN):
-        return f"This draw was started by {draw.started_by_display()} at {local_datetime(draw.started_at)}."
-    if draw.tickets_close_at > now:
-        return (
-            f"Entries are still open until {local_datetime(draw.tickets_close_at)}: "
-            "the draw can start once they are frozen."
-        )
-    if draw.method == DrawMethod.RAPS and not hasattr(draw, "raps_list"):
-        return "Upload the active-player list first: the session draws from it."
-    if draw.series.winners_per_draw < 1:
-        return "The series wants no winners: set its number of winners first."
-    return None
+    return draw.state(now).start_refusal
 
 
 def early_start_warning(draw: Draw, now: dt.datetime) -> str | None:
@@ -121,7 +108,7 @@ def early_start_warning(draw: Draw, now: dt.datetime) -> str | None:
 
 def starts_early(draw: Draw, now: dt.datetime) -> bool:
     """Whether starting now is starting before the draw time (a reason is then required)."""
-    return now < draw.scheduled_at
+    return draw.state(now).starts_early
 
 
 EARLY_START_REASON_NEEDED = "Starting before the draw time needs a reason: it is kept on the draw record."
@@ -143,15 +130,15 @@ def draw_start(
     early_start_reason = early_start_reason.strip()
     with transaction.atomic():
         draw = _locked(draw_id, actor)
-        if draw.status in (DrawStatus.RUNNING, DrawStatus.DRAWN):
+        state = draw.state(now)
+        if state.has_started:
             return False
-        refusal = draw_start_refusal(draw, now)
-        if refusal:
-            raise DomainError(refusal, code="cannot_start")
-        early = starts_early(draw, now)
+        if state.start_refusal:
+            raise DomainError(state.start_refusal, code="cannot_start")
+        early = state.starts_early
         if early and not early_start_reason:
             raise DomainError(EARLY_START_REASON_NEEDED, code="early_start_reason_required")
-        if draw.status == DrawStatus.SCHEDULED:
+        if not state.entries_frozen:
             freeze_entries(draw, now=now)  # Start came before the tick froze them, under this lock
         draw.status = DrawStatus.RUNNING
         draw.started_at = now
@@ -197,10 +184,9 @@ def draw_witness_record(*, actor: Actor, draw_id: int, witness_name: str) -> Dra
         raise DomainError("Type the witness's name.", code="witness_required")
     with transaction.atomic():
         draw = _locked(draw_id, actor)
-        if draw.status != DrawStatus.RUNNING:
-            raise DomainError("The witness is named while the draw runs.", code="not_running")
-        if draw.witness_name:
-            raise DomainError(f"The witness is already recorded: {draw.witness_name}.", code="witness_recorded")
+        state = draw.state(timezone.now())
+        if state.witness_refusal:
+            raise DomainError(state.witness_refusal, code="witness_recorded" if state.is_running else "not_running")
         draw.witness_name = name
         draw.save(update_fields=["witness_name"])
         audit_log(actor=actor, action="draw.witness_recorded", obj=draw, data={"witness": name})
@@ -380,7 +366,7 @@ def draw_advance(*, actor: Actor, draw_id: int, now: dt.datetime | None = None) 
     for _ in range(AUTOMATIC_PICKS_PER_CALL):
         with transaction.atomic():
             draw = _locked(draw_id, actor)
-            if draw.status != DrawStatus.RUNNING or draw.method == DrawMethod.MANUAL:
+            if not draw.state(now or timezone.now()).may_pick:
                 return None
             awaiting = _awaiting(draw)
             if awaiting is not None:
@@ -421,10 +407,9 @@ def draw_key_serial(*, actor: Actor, draw_id: int, serial: str, now: dt.datetime
     now = now or timezone.now()
     with transaction.atomic():
         draw = _locked(draw_id, actor)
-        if draw.method != DrawMethod.MANUAL:
-            raise DomainError("Serials are keyed only for manual draws.", code="not_manual")
-        if draw.status != DrawStatus.RUNNING:
-            raise DomainError("Start the draw before keying serials.", code="not_running")
+        refusal = draw.state(now).key_serial_refusal
+        if refusal:
+            raise DomainError(refusal, code="not_manual" if draw.method != DrawMethod.MANUAL else "not_running")
         awaiting = _awaiting(draw)
         if awaiting is not None:
             raise DomainError(f"Record the outcome of pick {awaiting.k} first.", code="pick_awaiting")
@@ -511,7 +496,7 @@ def pick_outcome_record(
     with transaction.atomic():
         draw = _locked(draw_id, actor)
         pick = draw.picks.select_related("member").filter(pk=pick_id).first()
-        if pick is None or draw.status != DrawStatus.RUNNING:
+        if pick is None or not draw.state(now).may_record_outcome:
             raise DomainError("This pick is not part of a running draw.", code="not_running")
         if not pick.awaits_outcome():
             raise DomainError(
@@ -590,8 +575,9 @@ def draw_end_short(*, actor: Actor, draw_id: int, reason: str, now: dt.datetime 
         raise DomainError("Say why the draw ends before it has all its winners.", code="reason_required")
     with transaction.atomic():
         draw = _locked(draw_id, actor)
-        if draw.status != DrawStatus.RUNNING:
-            raise DomainError("Only a running draw can be ended.", code="not_running")
+        refusal = draw.state(now).end_short_refusal
+        if refusal:
+            raise DomainError(refusal, code="not_running")
         awaiting = _awaiting(draw)
         if awaiting is not None:
             raise DomainError(f"Record the outcome of pick {awaiting.k} first.", code="pick_awaiting")

@@ -7,15 +7,19 @@ beat tick only performs the state change (closing and freezing) once a window ha
 import datetime as dt
 import hashlib
 import math
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
-from core.formats import local_datetime
 from members.identity import IdType
 from members.models import Member, Property
 from promotions.models import DrawMethod, DrawSeries, PromotionStatus
+
+if TYPE_CHECKING:
+    from draws.states import DrawState
 
 
 def actor_words(label: str) -> str:
@@ -116,55 +120,50 @@ class Draw(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    # Methods, not properties: `property` is a field of this model. Templates call them alike.
+    def state(self, now: dt.datetime | None = None) -> "DrawState":
+        """What the draw is at `now` and what may happen to it next (draws.states: the one home
+        of the draw's rules). Without `now` (templates), the state of this moment, kept while the
+        status stays the same, so a page reads one state however often it asks."""
+        from draws.states import DrawState  # draws.states reads this module
+
+        if now is not None:
+            return DrawState(self, now, self.status)
+        kept = self.__dict__.get("_current_state")
+        if kept is None or kept.status != self.status:
+            kept = self.__dict__["_current_state"] = DrawState(self, timezone.now(), self.status)
+        return kept
+
+    # Thin readers of the state, for templates and callers that ask one question. Methods, not
+    # properties: `property` is a field of this model. Templates call them alike.
     def is_cancelled(self) -> bool:
-        return self.status == DrawStatus.CANCELLED
+        return self.state().is_cancelled
 
     def is_complete(self) -> bool:
-        return self.status == DrawStatus.DRAWN
+        return self.state().is_complete
 
     def started_by_display(self) -> str:
         return actor_words(self.started_by)
 
     def revealed_seed(self) -> str:
         """The seed, once the draw is complete (DRAWS.md §1); empty before."""
-        return self.seed_hex if self.status == DrawStatus.DRAWN else ""
+        return self.seed_hex if self.state().seed_revealed else ""
 
     def status_style(self) -> str:
         """The badge colour of the status, for pages."""
-        return {
-            DrawStatus.CANCELLED: "text-bg-danger",
-            DrawStatus.DRAWN: "text-bg-success",
-            DrawStatus.RUNNING: "text-bg-warning",
-            DrawStatus.CLOSED: "text-bg-secondary",
-        }.get(self.status, "text-bg-primary")
+        return self.state().badge_style
 
     def ticket_window_refusal(self, now) -> str | None:
         """Why tickets for this draw cannot be activated at `now` (the window or the status), or
         None while a window is open. Uses prefetched windows when there are some."""
-        if self.status == DrawStatus.CANCELLED:
-            return f"{self.name} is cancelled."
-        windows = list(self.windows.all())
-        if self.status == DrawStatus.SCHEDULED and any(w.contains(now) for w in windows):
-            return None
-        upcoming = [w for w in windows if w.opens_at > now]
-        if upcoming and self.status == DrawStatus.SCHEDULED:
-            return f"Tickets for {self.name} can be activated from {local_datetime(upcoming[0].opens_at)}."
-        return f"Ticket activation for {self.name} closed at {local_datetime(max(w.closes_at for w in windows))}."
+        return self.state(now).tickets_refusal
 
     def move_refusal(self) -> str | None:
         """Why this draw cannot be moved, or None: once tickets are out, their receipts name its time."""
-        if self.status != DrawStatus.SCHEDULED or self.activations.exists():
-            return "Only a scheduled draw with no activated tickets yet can be moved."
-        return None
+        return self.state().move_refusal
 
     def cancel_refusal(self) -> str | None:
         """Why this draw cannot be cancelled, or None."""
-        if self.status in (DrawStatus.DRAWN, DrawStatus.CANCELLED):
-            return f"This draw is already {self.get_status_display().lower()}."
-        if self.status == DrawStatus.RUNNING:
-            return "This draw has started: its picks are on record. End it with the reason instead."
-        return None
+        return self.state().cancel_refusal
 
     def open_window(self, now) -> "TicketWindow | None":
         """The ticket window open at `now`, if any (for "closes Mon 30 Nov 06:55, in 1 h 05 min")."""

@@ -13,7 +13,6 @@ import datetime as dt
 import hashlib
 import io
 import re
-import secrets
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -25,7 +24,8 @@ from core.audit import Actor, audit_log
 from core.errors import DomainError
 from core.formats import local_datetime
 from draws.allocation import person_refusals_for_draw
-from draws.models import Draw, DrawStatus, RapsEntry, RapsList, RapsPool
+from draws.models import Draw, RapsEntry, RapsList, RapsPool
+from draws.seeding import seed_commit
 from members.models import Exclusion, Member
 from members.staff import check_staff_property
 from promotions.models import DrawMethod, DrawSeries
@@ -455,14 +455,15 @@ def raps_upload_refusal(draw: Draw, *, now: dt.datetime) -> str | None:
     closed (the draw is then closed), and replaced until the first winner is picked."""
     if draw.method != DrawMethod.RAPS:
         return "This draw is not a RAPS session: its winners are drawn from tickets, not from an active-player list."
-    if draw.status == DrawStatus.CANCELLED:
+    state = draw.state(now)
+    if state.is_cancelled:
         return f"{draw.name} is cancelled."
-    if draw.status == DrawStatus.SCHEDULED:
+    if not state.entries_frozen:
         closes = local_datetime(draw.tickets_close_at)
         if draw.tickets_close_at > now:
             return f"The active-player list can be uploaded once the session's decline register closes, at {closes}."
         return f"The session's decline register closed at {closes}; the session is being closed: try again in a minute."
-    if draw.status != DrawStatus.CLOSED or draw.picks.exists():
+    if state.has_started or draw.picks.exists():
         return "The session's draw has started: its active-player list can no longer be replaced."
     return None
 
@@ -556,11 +557,10 @@ def raps_list_upload(
             list_sha256=list_sha256,
         )
         _store_entries(raps_list, qualification.qualifying)
-        seed = secrets.token_bytes(32)
         draw.entries_sha256 = list_sha256
         draw.entries_count = draw.tickets_total = len(qualification.qualifying)
         draw.entries_frozen_at = now
-        draw.seed_hex, draw.seed_sha256 = seed.hex(), hashlib.sha256(seed).hexdigest()
+        seed_commit(draw)
         draw.save(
             update_fields=[
                 "entries_sha256",

@@ -17,11 +17,10 @@ from core.audit import Actor
 from core.errors import DomainError
 from core.models import AuditEvent
 from draws import engine, registers
-from draws.models import Draw, DrawPick, DrawStatus, PickOutcome
+from draws.models import Draw, DrawPick, PickOutcome
 from draws.run_forms import EndShortForm, OutcomeForm, SerialForm, StartForm, WitnessForm
 from members.identity import IdType
 from members.staff import staff_act_refusal
-from promotions.models import DrawMethod
 
 REFUSED_KEYS_SHOWN = 5
 # The stage's buttons: the outcome, its words, its key (shown on the button) and its style.
@@ -60,14 +59,13 @@ def stage_buttons(draw: Draw, pick: DrawPick, now) -> list[dict]:
 
 def run_context(draw: Draw, user) -> dict:
     """What the draw page shows of the run, and which of its actions the server would accept now."""
-    started = draw.status in (DrawStatus.RUNNING, DrawStatus.DRAWN)
-    picks = list(draw.picks.select_related("member")) if started else []
+    now = timezone.now()
+    state = draw.state(now)
+    picks = list(draw.picks.select_related("member")) if state.has_started else []
     awaiting = next((p for p in picks if p.awaits_outcome()), None)
-    running = draw.status == DrawStatus.RUNNING
     # Only the draw's own team runs it (the services refuse anyone else: members.staff).
     may_run = user.has_perm("draws.add_drawpick") and staff_act_refusal(user, draw.property) is None
     winners = [p for p in picks if p.is_winner()]
-    now = timezone.now()
     stage = {}
     if awaiting is not None:
         awaiting.draw = draw
@@ -91,19 +89,20 @@ def run_context(draw: Draw, user) -> dict:
         # (the desk on draw night) sees its last four digits, enough to match the winner's card.
         "awaiting_card": (awaiting.card_number if may_run else f"…{awaiting.card_number[-4:]}") if awaiting else "",
         "may_run": may_run,
-        "start_refusal": engine.draw_start_refusal(draw, now),
+        "state": state,
+        "start_refusal": state.start_refusal,
         "start_form": StartForm(),
         "early_start": engine.early_start_warning(draw, now),
-        "starts_early": draw.status in (DrawStatus.SCHEDULED, DrawStatus.CLOSED) and engine.starts_early(draw, now),
+        "starts_early": state.starts_early,
         "outcome_choices": OutcomeForm.base_fields["outcome"].choices,
-        "keying": may_run and running and draw.method == DrawMethod.MANUAL and awaiting is None,
+        "keying": may_run and state.key_serial_refusal is None and awaiting is None,
         "serial_form": SerialForm(),
-        "witness_form": WitnessForm() if running and not draw.witness_name else None,
-        "can_end_short": running and awaiting is None,
+        "witness_form": WitnessForm() if state.witness_refusal is None else None,
+        "can_end_short": state.end_short_refusal is None and awaiting is None,
         "end_short_form": EndShortForm(),
-        "stalled": running and awaiting is None and draw.method != DrawMethod.MANUAL,
+        "stalled": state.may_pick and awaiting is None,
     }
-    if running and draw.method == DrawMethod.MANUAL:
+    if state.key_serial_refusal is None:
         context["refused_keys"] = AuditEvent.objects.filter(
             action="draw.serial_refused", object_type="draws.draw", object_id=str(draw.pk)
         ).order_by("-created_at")[:REFUSED_KEYS_SHOWN]

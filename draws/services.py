@@ -17,6 +17,7 @@ from core.formats import local_datetime
 from draws import registers
 from draws.allocation import MemberDrawStanding, allocation_overview, member_allocation
 from draws.models import Activation, Channel, DeviceKind, DeviceToken, Draw, DrawStanding, DrawStatus, TicketWindow
+from draws.seeding import seed_commit
 from members.models import ImportJob, ImportKind, ImportStatus, Member, Property
 from members.staff import check_staff_property
 from promotions.models import DrawMethod, DrawSeries, EarningRule, Promotion, PromotionStatus
@@ -136,7 +137,7 @@ def series_schedule_plan(*, series: DrawSeries, moments: Sequence[dt.datetime]) 
     for moment in sorted(set(moments)):
         if moment in at_moment:
             draw = at_moment[moment]
-            state = " (cancelled: a cancelled draw keeps its time on record)" if draw.is_cancelled() else ""
+            state = " (cancelled: a cancelled draw keeps its time on record)" if draw.state().is_cancelled else ""
             plan.append(PlannedDraw(moment, refusal=f"{series.name} already has this draw{state}.", already_there=True))
         elif moment in moved_away:
             moved = local_datetime(moved_away[moment].scheduled_at)
@@ -193,7 +194,7 @@ def draw_move(
         check_staff_property(actor, draw.property, done="scheduled")
         if draw.name == _draw_name(draw.series, draw.scheduled_at):  # a generated name carries the date
             draw.name = _draw_name(draw.series, scheduled_at)
-        refusal = draw.move_refusal()
+        refusal = draw.state(timezone.now()).move_refusal
         if refusal:
             raise DomainError(refusal, code="not_movable")
         if scheduled_at <= timezone.now() and not allow_past:
@@ -250,7 +251,8 @@ def draws_cancel(*, actor: Actor, draw_ids: Sequence[int], reason: str) -> list[
             raise DomainError("One of the chosen draws does not exist: choose the draws again.", code="unknown_draw")
         where = Property.objects.in_bulk({draw.property_id for draw in draws})
         check_staff_property(actor, *sorted(where.values(), key=lambda p: p.name), done="scheduled")
-        refused = [(draw, refusal) for draw in draws if (refusal := draw.cancel_refusal())]
+        now = timezone.now()
+        refused = [(draw, refusal) for draw in draws if (refusal := draw.state(now).cancel_refusal)]
         if len(draws) == 1 and refused:
             raise DomainError(refused[0][1], code="not_cancellable")
         if refused:
@@ -432,7 +434,7 @@ def draw_tickets_refusal(draw: Draw, now: dt.datetime) -> DomainError | None:
             f"{promotion.name} is {promotion.get_status_display().lower()}, not published: its draws take no tickets.",
             code="window_closed",
         )
-    refusal = draw.ticket_window_refusal(now)
+    refusal = draw.state(now).tickets_refusal
     return DomainError(refusal, code="window_closed") if refusal else None
 
 
@@ -490,15 +492,13 @@ def freeze_entries(draw: Draw, *, now: dt.datetime) -> None:
     """Freeze the entries of a scheduled draw whose windows have closed. The caller holds the
     draw's row lock (draw_close_window, or draws.engine.draw_start when Start comes first)."""
     entries = canonical_entries(draw)
-    seed = secrets.token_bytes(32)
     totals = draw.activations.aggregate(n=Count("id"), t=Sum("tickets"))
     draw.status = DrawStatus.CLOSED
     draw.entries_frozen_at = now
     draw.entries_count = totals["n"] or 0
     draw.tickets_total = totals["t"] or 0
     draw.entries_sha256 = hashlib.sha256(entries).hexdigest()
-    draw.seed_hex = seed.hex()
-    draw.seed_sha256 = hashlib.sha256(seed).hexdigest()
+    seed_commit(draw)
     draw.save()
     audit_log(
         actor=Actor.system("tick"),

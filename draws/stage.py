@@ -11,12 +11,9 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Prefetch, Sum
 from django.utils import timezone
 
-from core.formats import local_datetime
-from draws.engine import draw_start_refusal
-from draws.models import WINNING_OUTCOMES, Draw, DrawPick, DrawStatus, PickOutcome
+from draws.models import WINNING_OUTCOMES, Draw, DrawPick, PickOutcome
 from draws.registers import RegisterCounts
 from draws.registers import counts as register_counts
-from promotions.models import DrawMethod
 
 # The presentation window when the series does not say (the seeds: 90 seconds).
 
@@ -86,8 +83,9 @@ def stage_state(draw: Draw) -> StageState:
         if p.outcome in WINNING_OUTCOMES
     ]
     awaiting = next((p for p in picks if not p.outcome), None)
+    state = draw.state(timezone.now())
     current = None
-    if awaiting is not None and draw.status == DrawStatus.RUNNING:
+    if awaiting is not None and state.is_running:
         current = StagePick(
             k=awaiting.k,
             name=stage_name(awaiting),
@@ -95,14 +93,11 @@ def stage_state(draw: Draw) -> StageState:
             picked_at=awaiting.picked_at,
             deadline=awaiting.window_ends_at(),
         )
-    phase = {
-        DrawStatus.DRAWN: "complete",
-        DrawStatus.CANCELLED: "cancelled",
-        DrawStatus.RUNNING: "drawing",
-    }.get(draw.status, "waiting")
     prize = str(getattr(draw.series, "prize_text", "") or "")
-    due = draw.scheduled_at <= timezone.now()
-    return StageState(draw=draw, phase=phase, prize=prize, current=current, winners=winners, seconds=seconds, due=due)
+    due = draw.scheduled_at <= state.now
+    return StageState(
+        draw=draw, phase=state.stage_phase, prize=prize, current=current, winners=winners, seconds=seconds, due=due
+    )
 
 
 # --- Tonight -------------------------------------------------------------------------------
@@ -134,24 +129,14 @@ def _entries(draw: Draw) -> tuple[int, int]:
 
 
 def next_action(draw: Draw, now: dt.datetime) -> str:
-    """What the manager does next for this draw, in words."""
-    if draw.status == DrawStatus.CANCELLED:
-        return "Nothing: the draw is cancelled."
-    if draw.status == DrawStatus.DRAWN:
-        return f"Nothing: complete at {local_datetime(draw.completed_at)}."
-    if draw.status == DrawStatus.RUNNING:
-        awaiting = draw.awaiting_picks[0] if draw.awaiting_picks else None
-        if awaiting is not None:
-            return f"Record the outcome of pick {awaiting.k} on the draw page."
-        if draw.method == DrawMethod.MANUAL:
-            return "Key the serial of the next ticket drawn from the bin."
-        return "The next pick is being made: open the draw page."
-    refusal = draw_start_refusal(draw, now)
-    if refusal:
-        return refusal
-    if draw.method == DrawMethod.ELECTRONIC and draw.scheduled_at > now:
-        return f"Ready: the scheduler starts it at {local_datetime(draw.scheduled_at)}, or press Start."
-    return "Ready: press Start on the draw page."
+    """What the manager does next for this draw, in words (the draw's state says it; the
+    awaiting picks are prefetched by tonight_rows)."""
+    state = draw.state(now)
+    awaiting = None
+    if state.is_running:
+        picks = draw.awaiting_picks if hasattr(draw, "awaiting_picks") else list(draw.picks.filter(outcome=""))
+        awaiting = picks[0].k if picks else None
+    return state.next_action(awaiting_k=awaiting)
 
 
 def tonight_rows(property_ids: list[int] | None, now: dt.datetime) -> tuple[tuple[dt.datetime, dt.datetime], list]:
@@ -175,7 +160,7 @@ def tonight_rows(property_ids: list[int] | None, now: dt.datetime) -> tuple[tupl
         row = TonightRow(draw=draw, entries=entries, tickets=tickets, next_action=next_action(draw, now))
         row.registers = counts.get(draw.pk, row.registers)
         rows.append(row)
-    upcoming = [r for r in rows if r.draw.status in (DrawStatus.SCHEDULED, DrawStatus.CLOSED)]
+    upcoming = [r for r in rows if r.draw.state(now).before_start]
     if upcoming:
         upcoming[0].is_next = True
     return (start, end), rows

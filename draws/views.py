@@ -16,7 +16,7 @@ from core.swipe import looks_like_swipe
 from draws import listing, receipts, scheduling, services
 from draws.allocation import MemberDrawStanding, earning_period, member_allocation
 from draws.forms import CardForm, DrawCancelForm, DrawListFilter, DrawMoveForm, ScheduleDrawsForm
-from draws.models import Activation, Channel, Draw, DrawStatus
+from draws.models import Activation, Channel, Draw
 from draws.rule_words import rule_in_words
 from draws.run_views import run_context
 from draws.selectors import draw_standing_overview
@@ -83,7 +83,7 @@ def draw_detail(request, draw_id: int):
         or _desk_refusal(draw, now),
         "elsewhere": elsewhere,
         "activations": draw.activations.select_related("member").order_by("-first_serial")[:LATEST_ACTIVATIONS],
-        "seed_revealed": draw.status == DrawStatus.DRAWN,
+        "seed_revealed": draw.state(now).seed_revealed,
     } | run_context(draw, request.user)
     return render(request, "draws/detail.html", context)
 

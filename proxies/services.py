@@ -15,7 +15,7 @@ from django.utils import timezone
 from core.audit import Actor, audit_log
 from core.errors import DomainError
 from core.formats import local_datetime
-from draws.models import Activation, Draw, DrawStatus
+from draws.models import Activation, Draw
 from members.eligibility import person_refusals
 from members.identity import identify_document
 from members.models import Member
@@ -39,9 +39,10 @@ class Nominee:
 
 
 def _window_refusal(draw: Draw, opens: dt.datetime, closes: dt.datetime, what: str, now: dt.datetime) -> str | None:
-    if draw.status == DrawStatus.CANCELLED:
+    state = draw.state(now)
+    if state.is_cancelled:
         return f"{draw.name} is cancelled."
-    if draw.started_at is not None:  # the draw itself waits for the registers to close
+    if state.has_started:  # the draw itself waits for the registers to close
         return f"{draw.name} has started: {what.lower()} are closed."
     if now < opens:
         return f"{what} for {draw.name} open at {local_datetime(opens)}."
@@ -227,7 +228,7 @@ def proxy_nominate(
 def _started_refusal(draw: Draw, what: str) -> str | None:
     """Once a draw has started its registers are the record the stage team works from: a
     nomination or a decline then stays as it was (a declined winner must not become a no-show)."""
-    if draw.started_at is not None or draw.status in (DrawStatus.RUNNING, DrawStatus.DRAWN):
+    if draw.state().has_started:
         return f"{draw.name} has started: {what} can no longer be changed."
     return None
 
