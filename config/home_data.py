@@ -15,6 +15,7 @@ from django.utils import timezone
 from core.formats import local_datetime
 from core.models import AuditEvent, WorkerHeartbeat
 from draws.models import WINNING_OUTCOMES, Activation, Draw, DrawPick, DrawStatus, RapsList
+from draws.states import DrawPhase
 from members.models import ImportJob, ImportStatus
 from promotions.models import DrawMethod, DrawSeries, Promotion, PromotionStatus
 from proxies.models import DeclineRegistration, ProxyNomination
@@ -85,7 +86,7 @@ def desk_today(property_ids: list[int] | None, now: dt.datetime) -> tuple[list[T
         TodayDraw(
             draw=draw,
             tickets=tickets_words(draw, now),
-            open_now=draw.status == DrawStatus.SCHEDULED and draw.open_window(now) is not None,
+            open_now=draw.state(now).phase == DrawPhase.OPEN,
             activations=draw.n_activations,
             tickets_count=draw.n_tickets,
             proxies=draw.n_proxies,
@@ -98,13 +99,14 @@ def desk_today(property_ids: list[int] | None, now: dt.datetime) -> tuple[list[T
 
 def tickets_words(draw: Draw, now: dt.datetime) -> str:
     """Where the draw's tickets stand, in a clerk's words (windows prefetched)."""
-    if draw.status == DrawStatus.CANCELLED:
+    state = draw.state(now)
+    if state.is_cancelled:
         return "Cancelled" + (f": {draw.change_reason}" if draw.change_reason else ".")
-    if draw.status == DrawStatus.DRAWN:
+    if state.is_complete:
         return f"Drawn at {clock(draw.completed_at or draw.scheduled_at, now)}."
-    if draw.status == DrawStatus.RUNNING:
+    if state.is_running:
         return "Drawing now."
-    if draw.status == DrawStatus.CLOSED:
+    if state.entries_frozen:
         return f"Tickets closed; entries frozen at {clock(draw.entries_frozen_at or draw.tickets_close_at, now)}."
     window = draw.open_window(now)
     if window is not None:
@@ -194,7 +196,7 @@ def draws_to_run(property_ids: list[int] | None, now: dt.datetime) -> list[DrawN
 
 
 def _run_note(draw: Draw, now: dt.datetime) -> str:
-    if draw.status == DrawStatus.RUNNING:
+    if draw.state(now).is_running:
         return f"Drawing now: {draw.n_winners} of {draw.winners_wanted or draw.series.winners_per_draw} winners."
     when = clock(draw.scheduled_at, now)
     if draw.method == DrawMethod.RAPS and not draw.has_list:

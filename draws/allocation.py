@@ -17,7 +17,7 @@ from django.db import connection
 from django.utils import timezone
 
 from draws.models import Draw
-from members.eligibility import person_refusals
+from members.eligibility import eligible_sql, person_refusals
 from members.models import Member
 from promotions.models import EarningRule, PeriodKind
 
@@ -56,6 +56,12 @@ def earning_period(draw: Draw) -> tuple[dt.datetime, dt.datetime] | None:
         start = dt.datetime.combine(local.date().replace(day=1), rule.period_start_time)
         return timezone.make_aware(start), end
     return rule.fixed_start, min(rule.fixed_end, end) if rule.fixed_end else end
+
+
+def eligibility_span(draw: Draw, at: dt.datetime) -> dict[str, dt.datetime]:
+    """The span a person must be eligible throughout to take part in the draw, asked at `at`:
+    from then (never later than the draw) until the draw (members.eligibility's `at`, `until`)."""
+    return {"at": min(at, draw.scheduled_at), "until": draw.scheduled_at}
 
 
 def _years_before(day: dt.date, years: int) -> dt.date:
@@ -97,14 +103,13 @@ def allocation_sql(draw: Draw, *, at: dt.datetime, member_id: int | None = None)
     params: dict = {
         "tz": settings.TIME_ZONE,
         "property": draw.property_id,
-        "adult_born_by": _years_before(day, 18),
         "fifty_born_by": _years_before(day, 50),
-        "draw_at": draw.scheduled_at,
         "draw_day": day,
         "member": member_id,
-        # An exclusion in force at any moment from now until the draw counts.
-        "at": min(at, draw.scheduled_at),
     }
+    # Who may take part: members.eligibility's rule, in SQL, over the same span as the desk's.
+    eligible, eligible_params = eligible_sql("m", **eligibility_span(draw, at))
+    params.update(eligible_params)
     period = earning_period(draw)
     params["start"], params["end"] = period or (draw.scheduled_at, draw.scheduled_at)
     tiers_in = ", ".join(f"%(tier{i})s" for i in range(len(tier_ids)))
@@ -157,12 +162,7 @@ def allocation_sql(draw: Draw, *, at: dt.datetime, member_id: int | None = None)
             LEFT JOIN pts ON pts.member_id = m.id
             WHERE m.tier_id IN ({tiers_in})
               AND (m.home_property_id = %(property)s OR pts.member_id IS NOT NULL)
-              AND m.date_of_birth <= %(adult_born_by)s
-              AND NOT EXISTS (
-                  SELECT 1 FROM members_exclusion e
-                  WHERE e.id_number = m.id_number
-                    AND e.starts_at <= %(draw_at)s AND (e.ends_at IS NULL OR e.ends_at > %(at)s)
-              )
+              AND {eligible}
               {one_member_m}
         ),
         scored AS (
@@ -205,12 +205,7 @@ def person_refusals_for_draw(draw: Draw, member: Member, *, at: dt.datetime) -> 
     """Why this person may not take part in the draw, asked at `at`: the same rule as the
     allocation statement's (excluded at any moment from `at` until the draw, under 18 on the
     draw day), in words for the desk."""
-    return person_refusals(
-        id_number=member.id_number,
-        date_of_birth=member.date_of_birth,
-        at=min(at, draw.scheduled_at),
-        until=draw.scheduled_at,
-    )
+    return person_refusals(id_number=member.id_number, date_of_birth=member.date_of_birth, **eligibility_span(draw, at))
 
 
 def member_allocation(draw: Draw, member: Member, *, at: dt.datetime | None = None) -> MemberDrawStanding:

@@ -21,6 +21,7 @@ from draws.demo import DEMO_PROMOTION_CODE
 from draws.engine import draw_end_short, draw_start, pick_outcome_record
 from draws.models import Channel, Draw, DrawStatus, PickOutcome
 from draws.services import activation_create, draw_close_window, draw_schedule
+from members.identity import IdType
 from members.models import Member
 from members.staff import staff_may_act_at
 from promotions.models import DrawMethod, DrawSeries
@@ -71,7 +72,10 @@ def _completed_yesterday(series: DrawSeries, *, now: dt.datetime, actor: Actor) 
     moment, outcome = at, PickOutcome.NO_SHOW  # the first winner is not there: a redraw follows
     while (pick := draw.picks.filter(outcome="").first()) is not None:
         moment += OUTCOME_EVERY
-        pick_outcome_record(actor=actor, draw_id=draw.pk, pick_id=pick.pk, outcome=outcome, now=moment)
+        seen = IdType.SA_ID if outcome == PickOutcome.PRESENT else ""  # the conductor saw the winner's ID
+        pick_outcome_record(
+            actor=actor, draw_id=draw.pk, pick_id=pick.pk, outcome=outcome, id_type_seen=seen, now=moment
+        )
         outcome = PickOutcome.PRESENT
     draw.refresh_from_db()
     if draw.status == DrawStatus.RUNNING:  # every entrant won or was ruled out before five winners

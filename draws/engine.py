@@ -33,8 +33,8 @@ from draws.models import (
 from draws.selection import electronic_serial, raps_row
 from draws.services import freeze_entries
 from draws.version import software_version
-from members.eligibility import person_refusals
-from members.identity import IdType, age_on
+from members.eligibility import person_standing
+from members.identity import IdType
 from members.models import Member
 from members.staff import check_staff_property
 from promotions.models import DrawMethod, WinOnceScope
@@ -213,11 +213,12 @@ def _automatic_outcome(draw: Draw, member: Member, now: dt.datetime) -> tuple[st
         return PickOutcome.REDRAW_WON_IN_SCOPE, (
             f"Already won {won.draw.name} (pick {won.k}): {WinOnceScope(draw.win_once).label.lower()}."
         )
-    if person_refusals(id_number=member.id_number, date_of_birth=member.date_of_birth, at=now):
-        # The record goes to outside auditors and is never edited: the category only; the
-        # exclusion's details stay in the exclusion register.
-        if age_on(member.date_of_birth, timezone.localdate(now)) < 18:
-            return PickOutcome.REDRAW_INELIGIBLE, "Under 18 at the moment of the pick."
+    standing = person_standing(id_number=member.id_number, date_of_birth=member.date_of_birth, at=now)
+    # The record goes to outside auditors and is never edited: the category only; the
+    # exclusion's details stay in the exclusion register.
+    if standing.under_age:
+        return PickOutcome.REDRAW_INELIGIBLE, "Under 18 at the moment of the pick."
+    if standing.exclusions:
         return PickOutcome.REDRAW_INELIGIBLE, "On the exclusion register at the moment of the pick."
     # proxies sits above draws: its register is asked through draws.registers.
     proxy = registers.proxy_of(draw, member)
@@ -462,6 +463,9 @@ def outcome_refusal(draw: Draw, pick: DrawPick, outcome: str, now: dt.datetime) 
     return None
 
 
+PRESENT_NEEDS_ID_TYPE = "Choose the ID document the winner showed: SA ID, driving licence or passport."
+
+
 def pick_outcome_record(
     *,
     actor: Actor,
@@ -489,6 +493,9 @@ def pick_outcome_record(
         raise DomainError("Choose present, proxy present, declined, no-show or disqualified.", code="bad_outcome")
     if outcome == PickOutcome.DISQUALIFIED and not reason:
         raise DomainError("Say why the winner is disqualified.", code="reason_required")
+    if outcome == PickOutcome.PRESENT and not id_type_seen:
+        # The conductor checks the winner's ID against the card before the win stands.
+        raise DomainError(PRESENT_NEEDS_ID_TYPE, code="id_type_required")
     if id_type_seen and id_type_seen not in IdType.values:
         raise DomainError("Choose the ID document seen: SA ID, driving licence or passport.", code="bad_id_type")
     if stand_in_name and outcome != PickOutcome.DECLINED:

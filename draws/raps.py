@@ -17,16 +17,17 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from core.audit import Actor, audit_log
 from core.errors import DomainError
 from core.formats import local_datetime
-from draws.allocation import person_refusals_for_draw
+from draws.allocation import eligibility_span, person_refusals_for_draw
 from draws.models import Draw, RapsEntry, RapsList, RapsPool
 from draws.seeding import seed_commit
-from members.models import Exclusion, Member
+from members.eligibility import eligible_sql
+from members.models import Member
 from members.staff import check_staff_property
 from promotions.models import DrawMethod, DrawSeries
 
@@ -349,23 +350,23 @@ class Qualification:
 
 def _person_refusals(draw: Draw, members: Iterable[Member], now: dt.datetime) -> dict[int, list[str]]:
     """The members of the list who may not take part in the draw (excluded, under 18), with the
-    reasons, by member id. The rule is draws.allocation's; it is asked only for the members it
-    could refuse (an exclusion on record for their ID, or born fewer than 19 years before the
-    draw's year), so a list of thousands costs a few queries, not one per player."""
+    reasons, by member id. Who is refused is asked in bulk of members.eligibility's SQL twin
+    (one query per LOOKUP_CHUNK members, whatever the list's size), over the allocation's span;
+    the words come from its Python rule, for the refused members only."""
     members = {member.pk: member for member in members}
-    ids = sorted({member.id_number for member in members.values()})
-    on_record: set[str] = set()
-    for start in range(0, len(ids), LOOKUP_CHUNK):
-        chunk = ids[start : start + LOOKUP_CHUNK]
-        on_record.update(Exclusion.objects.filter(id_number__in=chunk).values_list("id_number", flat=True))
-    young = dt.date(timezone.localdate(draw.scheduled_at).year - 19, 1, 1)
-    refusals = {}
-    for member in members.values():
-        if member.id_number in on_record or member.date_of_birth >= young:
-            reasons = person_refusals_for_draw(draw, member, at=now)
-            if reasons:
-                refusals[member.pk] = reasons
-    return refusals
+    eligible, params = eligible_sql("m", **eligibility_span(draw, now))
+    ids = sorted(members)
+    refused: list[int] = []
+    with connection.cursor() as cursor:
+        for start in range(0, len(ids), LOOKUP_CHUNK):
+            chunk = {f"member{n}": pk for n, pk in enumerate(ids[start : start + LOOKUP_CHUNK])}
+            listed = ", ".join(f"%({name})s" for name in chunk)
+            cursor.execute(
+                f"SELECT m.id FROM members_member m WHERE m.id IN ({listed}) AND NOT {eligible}",  # noqa: S608
+                params | chunk,
+            )
+            refused.extend(pk for (pk,) in cursor.fetchall())
+    return {pk: reasons for pk in refused if (reasons := person_refusals_for_draw(draw, members[pk], at=now))}
 
 
 def raps_qualify(

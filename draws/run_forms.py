@@ -3,7 +3,7 @@
 from django import forms
 
 from core.forms import GuardedForm
-from draws.engine import MANAGER_OUTCOMES, SERIAL_SWIPED
+from draws.engine import MANAGER_OUTCOMES, PRESENT_NEEDS_ID_TYPE, SERIAL_SWIPED
 from draws.models import PickOutcome
 from members.identity import IdType
 
@@ -42,7 +42,7 @@ class OutcomeForm(GuardedForm):
     def clean(self):
         data = super().clean()
         if data.get("outcome") == PickOutcome.PRESENT and not data.get("id_type_seen"):
-            raise forms.ValidationError("Choose the ID document the winner showed: SA ID, driving licence or passport.")
+            raise forms.ValidationError(PRESENT_NEEDS_ID_TYPE)
         return data
 
 

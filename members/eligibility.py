@@ -1,11 +1,18 @@
-"""Who may take part in a promotion at a given moment.
+"""Who may take part in a promotion at a given moment: the one rule, in Python and in SQL.
 
 Every seed promotion opens with the same three rules: no one under 18; no one self-excluded
 or under a Refusal of Entry order; no director, employee, agent or consultant of the company
 or its marketing providers, nor their family ("connected persons").
+
+`person_standing` says it in words for the desk, the kiosk and the stage; `eligible_sql` is its
+twin for set-based statements (the ticket allocation, a RAPS list's bulk check). Both read a
+span of time: a person may take part from `at` to `until` when they are 18 on the day of
+`until` (Johannesburg) and no exclusion of their document number is in force at any moment of
+the span. draws/tests/test_eligibility_agrees.py holds the two equal over generated members.
 """
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field
 
 from django.utils import timezone
@@ -13,6 +20,8 @@ from django.utils import timezone
 from core.formats import local_date
 from members.identity import age_on
 from members.models import Exclusion, Member
+
+ADULT_AGE = 18
 
 
 @dataclass(frozen=True)
@@ -24,6 +33,54 @@ class Eligibility:
         return not self.reasons
 
 
+@dataclass(frozen=True)
+class PersonStanding:
+    """Why a person may not take part, by kind (the draw record keeps only the kind)."""
+
+    under_age: str = ""  # the reason in words, or empty
+    exclusions: tuple[str, ...] = ()
+
+    @property
+    def reasons(self) -> list[str]:
+        return ([self.under_age] if self.under_age else []) + list(self.exclusions)
+
+
+def _span(at: dt.datetime, until: dt.datetime | None) -> tuple[dt.datetime, dt.datetime]:
+    return at, max(until or at, at)
+
+
+def adult_born_by(day: dt.date) -> dt.date:
+    """The last birth date of someone who is 18 on `day` (born on 29 February: 1 March counts)."""
+    try:
+        return day.replace(year=day.year - ADULT_AGE)
+    except ValueError:  # `day` is 29 February
+        return day.replace(year=day.year - ADULT_AGE, day=28)
+
+
+def person_standing(
+    *, id_number: str, date_of_birth: dt.date, at: dt.datetime, until: dt.datetime | None = None
+) -> PersonStanding:
+    """The one rule, in words: under 18 on the day of `until` (or `at`), and each exclusion of
+    this document number in force at any moment from `at` to `until`. An exclusion bars the
+    number whatever document type it was recorded or presented as (issue 6, 2.1)."""
+    at, until = _span(at, until)
+    under_age = ""
+    age = age_on(date_of_birth, timezone.localdate(until))
+    if age < ADULT_AGE:
+        turns_18 = (
+            date_of_birth.replace(year=date_of_birth.year + ADULT_AGE)
+            if not (date_of_birth.month == 2 and date_of_birth.day == 29)
+            else dt.date(date_of_birth.year + ADULT_AGE, 3, 1)
+        )
+        under_age = f"Under 18 (aged {age}; turns 18 on {local_date(turns_18)})."
+    exclusions = []
+    for exclusion in Exclusion.objects.for_identity(id_number).in_force_during(at, until).order_by("starts_at"):
+        since = timezone.localdate(exclusion.starts_at)
+        ends = f" until {exclusion.until_label}" if exclusion.ends_at else ""
+        exclusions.append(f"{exclusion.get_kind_display()} since {local_date(since)}{ends}: {exclusion.reason}")
+    return PersonStanding(under_age, tuple(exclusions))
+
+
 def person_refusals(
     *,
     id_number: str,
@@ -33,30 +90,31 @@ def person_refusals(
     id_type: str | None = None,
 ) -> list[str]:
     """The reasons a person may not take part at `at` (or at any moment from `at` to `until`),
-    empty when they may: under 18 on the last day, or an exclusion in force at any moment of the
-    span. The allocation statement (draws.allocation) applies the same rule in SQL; a test over
-    generated members holds the two equal.
+    empty when they may (person_standing, in words). `id_type` is not used: see person_standing."""
+    return person_standing(id_number=id_number, date_of_birth=date_of_birth, at=at, until=until).reasons
 
-    `id_type` is not used: an exclusion bars the document number whatever type it was
-    recorded or presented as (issue 6, 2.1).
-    """
-    reasons = []
-    until = max(until or at, at)
-    day = timezone.localdate(until)
-    age = age_on(date_of_birth, day)
-    if age < 18:
-        turns_18 = (
-            date_of_birth.replace(year=date_of_birth.year + 18)
-            if not (date_of_birth.month == 2 and date_of_birth.day == 29)
-            else dt.date(date_of_birth.year + 18, 3, 1)
-        )
-        reasons.append(f"Under 18 (aged {age}; turns 18 on {local_date(turns_18)}).")
-    exclusions = Exclusion.objects.for_identity(id_number).in_force_during(at, until).order_by("starts_at")
-    for exclusion in exclusions:
-        since = timezone.localdate(exclusion.starts_at)
-        until = f" until {exclusion.until_label}" if exclusion.ends_at else ""
-        reasons.append(f"{exclusion.get_kind_display()} since {local_date(since)}{until}: {exclusion.reason}")
-    return reasons
+
+_ALIAS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def eligible_sql(member_alias: str, *, at: dt.datetime, until: dt.datetime | None = None, prefix: str = "elig"):
+    """The SQL twin of person_standing: a condition, true when the members_member row aliased
+    `member_alias` may take part from `at` to `until`, and its named parameters (pyformat,
+    each name starting with `prefix`). Returns (sql, params)."""
+    if not _ALIAS.fullmatch(member_alias) or not _ALIAS.fullmatch(prefix):
+        raise ValueError("eligible_sql takes a plain table alias and parameter prefix")
+    at, until = _span(at, until)
+    params = {
+        f"{prefix}_born_by": adult_born_by(timezone.localdate(until)),
+        f"{prefix}_at": at,
+        f"{prefix}_until": until,
+    }
+    m = member_alias
+    e = f"e_{prefix}"
+    sql = f"""({m}.date_of_birth <= %({prefix}_born_by)s AND NOT EXISTS (
+        SELECT 1 FROM members_exclusion {e} WHERE {e}.id_number = {m}.id_number
+          AND {e}.starts_at <= %({prefix}_until)s AND ({e}.ends_at IS NULL OR {e}.ends_at > %({prefix}_at)s)))"""  # noqa: S608 (checked identifiers; every value a parameter)
+    return sql, params
 
 
 def member_eligibility(member: Member | None, at: dt.datetime | None = None) -> Eligibility:

@@ -15,6 +15,7 @@ from django.utils import timezone
 from core.audit import Actor, audit_log
 from core.errors import DomainError
 from core.formats import local_datetime
+from draws.allocation import eligibility_span
 from draws.models import Activation, Draw
 from members.eligibility import person_refusals
 from members.identity import identify_document
@@ -88,10 +89,7 @@ def _nominee_refusal(draw: Draw, participant: Member, nominee: Nominee, now: dt.
     # The promotions' own rule for anyone at a draw: 18 on the draw's day, and no exclusion in
     # force at any moment from now until the draw (the one eligibility rule, by ID number).
     refusals = person_refusals(
-        id_number=nominee.id_number,
-        date_of_birth=nominee.date_of_birth,
-        at=min(now, draw.scheduled_at),
-        until=draw.scheduled_at,
+        id_number=nominee.id_number, date_of_birth=nominee.date_of_birth, **eligibility_span(draw, now)
     )
     if refusals:
         return f"{nominee.name} may not be a proxy at {draw.name}: " + " ".join(refusals)

@@ -61,7 +61,9 @@ def secrets_world(reference_data, client, user_for):
     done, _ = closed_draw(series, DRAW_AT + dt.timedelta(hours=2), [5, 5])
     assert draw_start(actor=MANAGER, draw_id=done.pk, witness_name="Thandi Witness", now=done.scheduled_at)
     pick = done.picks.get(outcome="")
-    pick_outcome_record(actor=MANAGER, draw_id=done.pk, pick_id=pick.pk, outcome=PickOutcome.PRESENT, reason="")
+    pick_outcome_record(
+        actor=MANAGER, draw_id=done.pk, pick_id=pick.pk, outcome=PickOutcome.PRESENT, id_type_seen="sa_id", reason=""
+    )
     done.refresh_from_db()
     assert done.status == DrawStatus.DRAWN, "the draw wants one winner: it is complete"
     closed.refresh_from_db()
@@ -277,5 +279,7 @@ def test_no_audit_event_holds_a_seed_before_its_draw_is_complete(reference_data)
     seed = Draw.objects.get(pk=draw.pk).seed_hex
     before = [str(data) for data in AuditEvent.objects.values_list("data", flat=True)]
     assert before and not [data for data in before if seed in data]
-    pick_outcome_record(actor=MANAGER, draw_id=draw.pk, pick_id=pick.pk, outcome=PickOutcome.PRESENT, reason="")
+    pick_outcome_record(
+        actor=MANAGER, draw_id=draw.pk, pick_id=pick.pk, outcome=PickOutcome.PRESENT, id_type_seen="sa_id", reason=""
+    )
     assert AuditEvent.objects.get(action="draw.completed", object_id=str(draw.pk)).data["seed_hex"] == seed

@@ -127,7 +127,11 @@ def test_a_manager_runs_only_their_casinos_draws_and_the_tick_runs_every_one(man
     assert engine.draw_start(actor=Actor.system("tick"), draw_id=draw.pk, now=now)
     pick = draw.picks.get()
     refused(lambda: engine.draw_witness_record(actor=manager, draw_id=draw.pk, witness_name="T. Nkosi"))
-    refused(lambda: engine.pick_outcome_record(actor=manager, draw_id=draw.pk, pick_id=pick.pk, outcome="present"))
+    refused(
+        lambda: engine.pick_outcome_record(
+            actor=manager, draw_id=draw.pk, pick_id=pick.pk, outcome="present", id_type_seen="sa_id"
+        )
+    )
     refused(lambda: engine.draw_advance(actor=manager, draw_id=draw.pk))
     refused(lambda: engine.draw_end_short(actor=manager, draw_id=draw.pk, reason="Bin empty"))
     assert draw.picks.get().outcome == "" and not Draw.objects.get(pk=draw.pk).witness_name

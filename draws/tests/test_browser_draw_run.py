@@ -181,7 +181,9 @@ def test_the_draw_page_follows_the_tick_and_another_managers_outcome_without_a_r
 
     # Another manager records the outcome elsewhere: this page follows.
     pick = Draw.objects.get(pk=draw.pk).picks.get(outcome="")
-    pick_outcome_record(actor=Actor.system("other-manager"), draw_id=draw.pk, pick_id=pick.pk, outcome="present")
+    pick_outcome_record(
+        actor=Actor.system("other-manager"), draw_id=draw.pk, pick_id=pick.pk, outcome="present", id_type_seen="sa_id"
+    )
     # (pick 2, or 3 when pick 2 fell to the same winner again and was redrawn at once)
     expect(page.locator("#awaiting")).to_contain_text(re.compile(r"Pick [23] "), timeout=3000)
     expect(page.locator("#run-status")).to_contain_text("1 of 2 winners")

@@ -68,7 +68,11 @@ def test_the_stage_screen_follows_the_draw_without_a_reload(page, live_server, u
     expect(page.locator("#stage-connection")).to_be_visible(timeout=5000)
     page.unroute("**/stage/state/")
     pick_outcome_record(
-        actor=Actor.system("test-manager"), draw_id=draw.pk, pick_id=pick.pk, outcome=PickOutcome.PRESENT
+        actor=Actor.system("test-manager"),
+        draw_id=draw.pk,
+        pick_id=pick.pk,
+        outcome=PickOutcome.PRESENT,
+        id_type_seen="sa_id",
     )
     second = DrawPick.objects.get(draw=draw, outcome="")
     expect(page.locator("#stage-pick-name")).to_have_text(stage_name(second), timeout=20000)
@@ -76,7 +80,11 @@ def test_the_stage_screen_follows_the_draw_without_a_reload(page, live_server, u
     expect(page.locator("#stage-winners")).to_contain_text(stage_name(pick))
 
     pick_outcome_record(
-        actor=Actor.system("test-manager"), draw_id=draw.pk, pick_id=second.pk, outcome=PickOutcome.PRESENT
+        actor=Actor.system("test-manager"),
+        draw_id=draw.pk,
+        pick_id=second.pk,
+        outcome=PickOutcome.PRESENT,
+        id_type_seen="sa_id",
     )
     expect(page.locator("#stage-complete")).to_have_text("Complete", timeout=3000)
     page.set_viewport_size({"width": 1920, "height": 1080})

@@ -56,8 +56,9 @@ def start(draw: Draw) -> DrawPick:
 def record(pick: DrawPick, outcome=PickOutcome.PRESENT, reason="") -> DrawPick:
     # A no-show is recorded once the presentation window (90 s from the pick) has passed.
     now = pick.picked_at + dt.timedelta(seconds=90) if outcome == PickOutcome.NO_SHOW else None
+    seen = "sa_id" if outcome == PickOutcome.PRESENT else ""  # Present needs the ID type seen
     return pick_outcome_record(
-        actor=MANAGER, draw_id=pick.draw_id, pick_id=pick.pk, outcome=outcome, reason=reason, now=now
+        actor=MANAGER, draw_id=pick.draw_id, pick_id=pick.pk, outcome=outcome, reason=reason, id_type_seen=seen, now=now
     )
 
 

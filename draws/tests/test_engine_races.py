@@ -116,7 +116,9 @@ def test_a_worker_killed_in_the_middle_of_a_pick_leaves_no_half_pick_and_the_run
 
     def worker():
         try:
-            pick_outcome_record(actor=MANAGER, draw_id=draw.pk, pick_id=first.pk, outcome=PickOutcome.PRESENT)
+            pick_outcome_record(
+                actor=MANAGER, draw_id=draw.pk, pick_id=first.pk, outcome=PickOutcome.PRESENT, id_type_seen="sa_id"
+            )
         except Exception as error:
             failures.append(error)
         finally:

@@ -43,7 +43,9 @@ def pin_raps_seed(draw: Draw, pool: str, row: int) -> None:
 
 def run(draw: Draw) -> Draw:
     while (pick := DrawPick.objects.filter(draw=draw, outcome="").first()) is not None:
-        pick_outcome_record(actor=MANAGER, draw_id=draw.pk, pick_id=pick.pk, outcome=PickOutcome.PRESENT)
+        pick_outcome_record(
+            actor=MANAGER, draw_id=draw.pk, pick_id=pick.pk, outcome=PickOutcome.PRESENT, id_type_seen="sa_id"
+        )
     return Draw.objects.get(pk=draw.pk)
 
 

@@ -102,14 +102,14 @@ def one_day(reference_data):
     with time_machine.travel(DRAW_AT + dt.timedelta(minutes=1), tick=False):
         draw_start(actor=MANAGER, draw_id=three_pm.pk, witness_name="Thandi Witness")
         first = three_pm.picks.get(outcome="")
-        pick_outcome_record(actor=MANAGER, draw_id=three_pm.pk, pick_id=first.pk, outcome=PRESENT)
+        pick_outcome_record(actor=MANAGER, draw_id=three_pm.pk, pick_id=first.pk, outcome=PRESENT, id_type_seen="sa_id")
     loser = other if first.member == winner else winner
     seven_pm, _ = closed_draw(series, DRAW_AT.replace(hour=19), [20, 1], [first.member, loser])
     pin_seed(seven_pm, lambda serials: serials[0] <= 20)
     with time_machine.travel(DRAW_AT.replace(hour=19, minute=1), tick=False):
         draw_start(actor=MANAGER, draw_id=seven_pm.pk, witness_name="Thandi Witness")
         last = seven_pm.picks.get(outcome="")
-        pick_outcome_record(actor=MANAGER, draw_id=seven_pm.pk, pick_id=last.pk, outcome=PRESENT)
+        pick_outcome_record(actor=MANAGER, draw_id=seven_pm.pk, pick_id=last.pk, outcome=PRESENT, id_type_seen="sa_id")
     three_pm.refresh_from_db()
     seven_pm.refresh_from_db()
     return three_pm, seven_pm, first

@@ -64,7 +64,10 @@ def run_to_the_end(draw: Draw, *, no_show_first: bool = True) -> Draw:
         outcome = PickOutcome.NO_SHOW if first and no_show_first else PickOutcome.PRESENT
         # A no-show is recorded once the winner's 90 seconds from the pick have passed.
         now = pick.picked_at + dt.timedelta(seconds=90) if outcome == PickOutcome.NO_SHOW else None
-        pick_outcome_record(actor=MANAGER, draw_id=draw.pk, pick_id=pick.pk, outcome=outcome, now=now)
+        seen = "sa_id" if outcome == PickOutcome.PRESENT else ""
+        pick_outcome_record(
+            actor=MANAGER, draw_id=draw.pk, pick_id=pick.pk, outcome=outcome, id_type_seen=seen, now=now
+        )
         first = False
     draw.refresh_from_db()
     return draw
@@ -106,12 +109,16 @@ def test_daytime_playtime_manual_bin_takes_keyed_serials_redraws_a_winners_secon
             return draw_key_serial(actor=MANAGER, draw_id=draw.pk, serial=str(serial))
 
         first = key(tickets[senior[0].pk].first_serial)
-        pick_outcome_record(actor=MANAGER, draw_id=draw.pk, pick_id=first.pk, outcome=PickOutcome.PRESENT)
+        pick_outcome_record(
+            actor=MANAGER, draw_id=draw.pk, pick_id=first.pk, outcome=PickOutcome.PRESENT, id_type_seen="sa_id"
+        )
         # The same winner's second ticket out of the bin: rule 12, redrawn at once.
         assert key(tickets[senior[0].pk].last_serial).outcome == PickOutcome.REDRAW_ALREADY_WINNER
         for member in entrants[1:3]:
             pick = key(tickets[member.pk].first_serial)
-            pick_outcome_record(actor=MANAGER, draw_id=draw.pk, pick_id=pick.pk, outcome=PickOutcome.PRESENT)
+            pick_outcome_record(
+                actor=MANAGER, draw_id=draw.pk, pick_id=pick.pk, outcome=PickOutcome.PRESENT, id_type_seen="sa_id"
+            )
     draw.refresh_from_db()
     assert draw.picks.filter(outcome=PickOutcome.PRESENT).count() == 3 and draw.picks.count() == 4
     assert_verifies(draw)

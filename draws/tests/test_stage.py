@@ -106,7 +106,9 @@ def test_the_screen_follows_the_picks_with_the_countdown_from_the_stored_time(sc
     first_version = response["X-Stage-Version"]
     assert_no_personal_data(html, members)
 
-    pick_outcome_record(actor=MANAGER, draw_id=draw.pk, pick_id=pick.pk, outcome=PickOutcome.PRESENT)
+    pick_outcome_record(
+        actor=MANAGER, draw_id=draw.pk, pick_id=pick.pk, outcome=PickOutcome.PRESENT, id_type_seen="sa_id"
+    )
     second = DrawPick.objects.get(draw=draw, outcome="")
     response = screen.get(reverse("draws:stage_state", args=[draw.pk]))
     html = response.content.decode()
@@ -121,7 +123,9 @@ def test_the_screen_follows_the_picks_with_the_countdown_from_the_stored_time(sc
     html = state(screen, draw)
     assert "Underage" not in html  # a disqualification's reason is not for the audience
     third = DrawPick.objects.get(draw=draw, outcome="")
-    pick_outcome_record(actor=MANAGER, draw_id=draw.pk, pick_id=third.pk, outcome=PickOutcome.PRESENT)
+    pick_outcome_record(
+        actor=MANAGER, draw_id=draw.pk, pick_id=third.pk, outcome=PickOutcome.PRESENT, id_type_seen="sa_id"
+    )
     html = state(screen, draw)
     assert 'id="stage-complete"' in html and "Complete" in html and "data-deadline" not in html
     assert html.count("<li>") == 2
@@ -147,7 +151,9 @@ def test_the_partial_has_a_fixed_query_budget_however_many_picks(screen):
         state(screen, draw)
     for _ in range(4):
         pick = DrawPick.objects.get(draw=draw, outcome="")
-        pick_outcome_record(actor=MANAGER, draw_id=draw.pk, pick_id=pick.pk, outcome=PickOutcome.PRESENT)
+        pick_outcome_record(
+            actor=MANAGER, draw_id=draw.pk, pick_id=pick.pk, outcome=PickOutcome.PRESENT, id_type_seen="sa_id"
+        )
     with CaptureQueriesContext(connection) as many:
         state(screen, draw)
     # The session and the user's permissions (the login), then the draw and its picks: two.

@@ -50,7 +50,9 @@ def running_draw() -> Draw:
 def complete_draw() -> Draw:
     draw = running_draw()
     pick = draw.picks.get(outcome="")
-    pick_outcome_record(actor=MANAGER, draw_id=draw.pk, pick_id=pick.pk, outcome=PickOutcome.PRESENT, reason="")
+    pick_outcome_record(
+        actor=MANAGER, draw_id=draw.pk, pick_id=pick.pk, outcome=PickOutcome.PRESENT, id_type_seen="sa_id", reason=""
+    )
     draw.refresh_from_db()
     assert draw.status == DrawStatus.DRAWN
     return draw

@@ -65,7 +65,7 @@ def record_both_present_at_once(monkeypatch, picks):
         *[
             (
                 lambda p=p: pick_outcome_record(
-                    actor=MANAGER, draw_id=p.draw_id, pick_id=p.pk, outcome=PickOutcome.PRESENT
+                    actor=MANAGER, draw_id=p.draw_id, pick_id=p.pk, outcome=PickOutcome.PRESENT, id_type_seen="sa_id"
                 )
             )
             for p in picks
@@ -137,7 +137,9 @@ def win_in_a_while_first_then_pick_in_the_other_draw(monkeypatch, member):
             b_done.set()
 
     results = run_in_threads(
-        lambda: pick_outcome_record(actor=MANAGER, draw_id=draw_a.pk, pick_id=pick_a.pk, outcome=PickOutcome.PRESENT),
+        lambda: pick_outcome_record(
+            actor=MANAGER, draw_id=draw_a.pk, pick_id=pick_a.pk, outcome=PickOutcome.PRESENT, id_type_seen="sa_id"
+        ),
         start_b,
     )
     assert not [r for r in results if isinstance(r, Exception)], results
