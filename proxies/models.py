@@ -19,7 +19,23 @@ from members.models import Member
 
 class LiveQuerySet(models.QuerySet):
     def live(self) -> "LiveQuerySet":
+        """Not revoked (Revocable.is_live says the same of one row)."""
         return self.filter(revoked_at__isnull=True)
+
+
+class NominationQuerySet(LiveQuerySet):
+    def standing_in(self, *, id_number: str, member: Member | None = None) -> "NominationQuerySet":
+        """The live nominations naming this person as the proxy: by ID number, or by card when
+        they are a member (ProxyNomination.names_as_proxy says the same of one nomination)."""
+        named = Q(nominee_id_number=id_number)
+        if member is not None:
+            named |= Q(nominee_member=member)
+        return self.live().filter(named)
+
+    def proxy_of_another(self, member: Member) -> "NominationQuerySet":
+        """The live nominations in which `member` stands in for another participant: the one
+        meaning of "a live proxy" (draws.registers asks it through proxies.registers)."""
+        return self.standing_in(id_number=member.id_number, member=member).exclude(participant=member)
 
 
 class Revocable(models.Model):
@@ -60,6 +76,8 @@ class ProxyNomination(Revocable):
     form_signed = models.BooleanField(default=False)
     batch = models.UUIDField(db_index=True)
 
+    objects = NominationQuerySet.as_manager()
+
     class Meta:
         ordering = ["draw", "registered_at"]
         constraints = [
@@ -83,6 +101,17 @@ class ProxyNomination(Revocable):
 
     def __str__(self) -> str:
         return f"{self.nominee_name} for {self.participant} at {self.draw}"
+
+    def names_as_proxy(self, *, id_number: str, member: Member | None = None) -> bool:
+        """Whether this live nomination names this person as the proxy (NominationQuerySet.standing_in)."""
+        return self.is_live and (
+            self.nominee_id_number == id_number or (member is not None and self.nominee_member_id == member.pk)
+        )
+
+    def is_proxy_of_another(self, member: Member) -> bool:
+        """Whether `member` stands in for another participant by this nomination
+        (NominationQuerySet.proxy_of_another)."""
+        return self.names_as_proxy(id_number=member.id_number, member=member) and self.participant_id != member.pk
 
     @property
     def masked_nominee_id(self) -> str:

@@ -1,6 +1,6 @@
 """proxies' answers to draws.registers: what the registers say about a member in a draw."""
 
-from django.db.models import Count, Q
+from django.db.models import Count
 
 from draws.registers import NominationInfo, Provider, ProxyOf, RegisterCounts
 from proxies.models import DeclineRegistration, ProxyNomination
@@ -24,12 +24,7 @@ def live_decline(draw, member) -> bool:
 def proxy_of(draw, member) -> ProxyOf | None:
     """The participant `member` is the live proxy of in `draw` (by card or by ID number)."""
     nomination = (
-        ProxyNomination.objects.live()
-        .filter(draw=draw)
-        .filter(Q(nominee_member=member) | Q(nominee_id_number=member.id_number))
-        .exclude(participant=member)
-        .select_related("participant")
-        .first()
+        ProxyNomination.objects.proxy_of_another(member).filter(draw=draw).select_related("participant").first()
     )
     if nomination is None:
         return None

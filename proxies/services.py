@@ -94,8 +94,8 @@ def _nominee_refusal(draw: Draw, participant: Member, nominee: Nominee, now: dt.
     if refusals:
         return f"{nominee.name} may not be a proxy at {draw.name}: " + " ".join(refusals)
     represented = (
-        ProxyNomination.objects.live()
-        .filter(draw=draw, nominee_id_number=nominee.id_number)
+        ProxyNomination.objects.standing_in(id_number=nominee.id_number, member=nominee.member)
+        .filter(draw=draw)
         .select_related("participant")
         .first()
     )

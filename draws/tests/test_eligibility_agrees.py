@@ -9,6 +9,7 @@ import itertools
 import pytest
 
 from draws.allocation import draw_allocations, person_refusals_for_draw
+from draws.raps import _person_refusals
 from draws.tests.factories import make_draw
 from members.identity import IdType
 from members.models import Exclusion, ExclusionKind
@@ -67,3 +68,7 @@ def test_the_desk_and_the_allocation_agree_on_who_may_take_part(reference_data):
     assert in_sql == by_desk
     # The population really has both kinds: neither side is trivially empty or full.
     assert 0 < len(by_desk) < len(members)
+
+    # A RAPS list's bulk check asks the same SQL twin (draws.raps): it refuses the same people.
+    by_raps = set(_person_refusals(draw, members, NOW))
+    assert by_raps == {m.pk for m in members} - by_desk

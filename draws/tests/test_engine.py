@@ -21,6 +21,7 @@ from draws.models import Draw, DrawPick, DrawStatus, PickOutcome
 from draws.selection import electronic_serial
 from draws.tests.builders import MANAGER, SAST, add_entries, closed_draw, pin_seed
 from draws.tests.factories import make_draw
+from members.models import Member
 from members.tests.factories import ExclusionFactory
 from promotions.models import DrawMethod
 from promotions.tests.factories import make_series
@@ -161,6 +162,19 @@ def test_a_win_on_another_day_or_under_a_per_draw_rule_does_not_redraw(reference
     with time_machine.travel(DRAW_AT.replace(hour=19, minute=1), tick=False):
         pick = start(second)
     assert pick.member == only and pick.awaits_outcome()
+
+
+def test_present_needs_the_id_document_seen_in_the_service_not_only_the_form(series):
+    draw, _ = closed_draw(series, DRAW_AT, [10] * 8)
+    pick = start(draw)
+    with pytest.raises(DomainError, match="Choose the ID document the winner showed") as refused:
+        pick_outcome_record(actor=MANAGER, draw_id=draw.pk, pick_id=pick.pk, outcome="present")
+    assert refused.value.code == "id_type_required"
+    assert DrawPick.objects.get(pk=pick.pk).outcome == ""  # nothing recorded
+    recorded = pick_outcome_record(
+        actor=MANAGER, draw_id=draw.pk, pick_id=pick.pk, outcome="present", id_type_seen="passport"
+    )
+    assert (recorded.outcome, recorded.id_type_seen) == (PickOutcome.PRESENT, "passport")
 
 
 def test_a_member_excluded_since_activating_is_redrawn(series):
@@ -405,3 +419,15 @@ def test_frozen_activations_are_kept_even_before_the_start_and_the_run_may_still
 def test_a_single_ticket_reads_as_one_serial(series):
     draw, _ = closed_draw(series, DRAW_AT, [1, 4])
     assert [a.serials() for a in draw.activations.order_by("first_serial")] == ["1", "2\N{EN DASH}5"]
+
+
+def test_a_member_under_18_at_the_pick_is_redrawn_in_the_under_18_category(series):
+    """The engine takes the category from the one eligibility rule (no second age check)."""
+    draw, (young, fine) = closed_draw(series, DRAW_AT, [20, 1])
+    pin_seed(draw, lambda serials: serials[0] <= 20)
+    Member.objects.filter(pk=young.pk).update(date_of_birth=dt.date(2007, 10, 16))  # 18 tomorrow
+    pick = start(draw)
+    first = draw.picks.order_by("seq").first()
+    assert (first.member, first.outcome) == (young, PickOutcome.REDRAW_INELIGIBLE)
+    assert first.reason == "Under 18 at the moment of the pick."
+    assert pick.member == fine
