@@ -40,6 +40,8 @@ class DrawQuerySet(models.QuerySet):
         return self.select_related("series", "series__promotion", "series__rule", "property")
 
     def accepting_tickets_at(self, moment) -> "DrawQuerySet":
+        """Draw.state(moment).phase == OPEN, in SQL, of a published promotion (the device API's
+        open draws; draws/tests/test_states.py holds the two equal at the windows' edges)."""
         return self.filter(
             status=DrawStatus.SCHEDULED,
             series__promotion__status=PromotionStatus.PUBLISHED,
