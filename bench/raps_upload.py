@@ -123,6 +123,28 @@ def use_guard(kind: str) -> None:
             cursor.execute(guard.FORWARD.replace("@schema@", schema))
 
 
+def guard_alone(series, kind: str) -> tuple[float, int]:
+    """The guard's own share: the last list's rows written again, in one INSERT ... SELECT, into
+    another open session's list (rolled back), under the `kind` guard."""
+    from django.db import connection, transaction
+
+    from draws.models import RapsList
+
+    source, target = RapsList.objects.filter(draw__series=series).order_by("-pk").values_list("pk", flat=True)[:2]
+    with transaction.atomic(), connection.cursor() as cursor:
+        use_guard(kind)
+        started = time.perf_counter()
+        cursor.execute(
+            "INSERT INTO draws_rapsentry (raps_list_id, pool, row, card_number, member_id, device_id, spend_cents) "
+            "SELECT %s, pool, row + 10000000, card_number, member_id, device_id, spend_cents "
+            "FROM draws_rapsentry WHERE raps_list_id = %s",
+            [target, source],
+        )
+        took, rows = time.perf_counter() - started, cursor.rowcount
+        transaction.set_rollback(True)
+    return took, rows
+
+
 def upload(module, series, n: int, text: str) -> tuple[float, float, int]:
     from core.audit import Actor
 
@@ -211,6 +233,12 @@ def main() -> None:
                     f"({held / total:4.0%}), {entries:,} rows qualify",
                     flush=True,
                 )
+        if n >= 2:
+            print("The guard alone: one statement writing the last list's rows again (rolled back)")
+            for run in range(args.runs):
+                for kind in args.guards.split(","):
+                    took, rows = guard_alone(series, kind)
+                    print(f"  {kind + ' guard':<16} run {run + 1}: {rows:,} rows in {took:5.2f} s", flush=True)
     finally:
         use_guard("statement")  # the database as migrated
 
