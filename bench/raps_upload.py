@@ -10,10 +10,16 @@ wait. The script uploads the same 100,000-row list to fresh closed sessions with
 as a module), and prints, for each, the whole upload's time and the time spent inside its
 transaction (from the SELECT ... FOR UPDATE to the commit: the lock's hold). Nothing asserts a
 time. Uses its own database (bench/fill.py makes it with members and no points rows).
+
+The entries' guard in the database is measured both ways (`--guards row,statement`): 0010's row
+trigger, which looks up the list and locks the draw for every row written (the "before" commit
+ran with it), and 0014's statement trigger, which checks each list once per statement. The
+script swaps them with migration 0014's own SQL and leaves the database as migrated (statement).
 """
 
 import argparse
 import datetime as dt
+import importlib
 import os
 import subprocess
 import sys
@@ -103,6 +109,42 @@ def fresh_session(series, n: int):
     return Draw.objects.get(pk=draw.pk), at
 
 
+def use_guard(kind: str) -> None:
+    """Put the RAPS entries' guard in the database as 0010 ("row") or 0014 ("statement") made it."""
+    from django.db import connection
+
+    guard = importlib.import_module("draws.migrations.0014_raps_guard_per_statement")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT quote_ident(current_schema())")
+        schema = cursor.fetchone()[0]
+        cursor.execute(f"DROP TRIGGER IF EXISTS draws_rapsentry_guard ON {schema}.draws_rapsentry")
+        cursor.execute(guard.BACKWARD.replace("@schema@", schema))
+        if kind == "statement":
+            cursor.execute(guard.FORWARD.replace("@schema@", schema))
+
+
+def guard_alone(series, kind: str) -> tuple[float, int]:
+    """The guard's own share: the last list's rows written again, in one INSERT ... SELECT, into
+    another open session's list (rolled back), under the `kind` guard."""
+    from django.db import connection, transaction
+
+    from draws.models import RapsList
+
+    source, target = RapsList.objects.filter(draw__series=series).order_by("-pk").values_list("pk", flat=True)[:2]
+    with transaction.atomic(), connection.cursor() as cursor:
+        use_guard(kind)
+        started = time.perf_counter()
+        cursor.execute(
+            "INSERT INTO draws_rapsentry (raps_list_id, pool, row, card_number, member_id, device_id, spend_cents) "
+            "SELECT %s, pool, row + 10000000, card_number, member_id, device_id, spend_cents "
+            "FROM draws_rapsentry WHERE raps_list_id = %s",
+            [target, source],
+        )
+        took, rows = time.perf_counter() - started, cursor.rowcount
+        transaction.set_rollback(True)
+    return took, rows
+
+
 def upload(module, series, n: int, text: str) -> tuple[float, float, int]:
     from core.audit import Actor
 
@@ -134,6 +176,8 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--before", default=BEFORE, help="the commit whose draws/raps.py is the baseline")
+    parser.add_argument("--guards", default="row,statement", help="the entries' guards to measure this checkout with")
+    parser.add_argument("--no-before", action="store_true", help="measure only this checkout's draws/raps.py")
     args = parser.parse_args()
 
     subprocess.run(
@@ -175,16 +219,28 @@ def main() -> None:
         cursor.execute("SET session_replication_role = origin")
     text = list_text(args.rows)
     print(f"RAPS upload of {args.rows:,} rows ({len(text.encode()) / 1e6:.1f} MB); load {load_average()}")
-    before = module_at(args.before)
+    plans = [] if args.no_before else [(f"before ({args.before}), row guard", module_at(args.before), "row")]
+    plans += [(f"this checkout, {kind} guard", after, kind) for kind in args.guards.split(",")]
     n = 0
-    for label, module in ((f"before ({args.before})", before), ("after (this checkout)", after)):
-        for run in range(args.runs):
-            total, held, entries = upload(module, series, n, text)
-            n += 1
-            print(
-                f"  {label:<22} run {run + 1}: upload {total:6.2f} s, draw lock held {held:6.2f} s "
-                f"({held / total:4.0%}), {entries:,} rows qualify"
-            )
+    try:
+        for label, module, guard in plans:
+            use_guard(guard)
+            for run in range(args.runs):
+                total, held, entries = upload(module, series, n, text)
+                n += 1
+                print(
+                    f"  {label:<34} run {run + 1}: upload {total:6.2f} s, draw lock held {held:6.2f} s "
+                    f"({held / total:4.0%}), {entries:,} rows qualify",
+                    flush=True,
+                )
+        if n >= 2:
+            print("The guard alone: one statement writing the last list's rows again (rolled back)")
+            for run in range(args.runs):
+                for kind in args.guards.split(","):
+                    took, rows = guard_alone(series, kind)
+                    print(f"  {kind + ' guard':<16} run {run + 1}: {rows:,} rows in {took:5.2f} s", flush=True)
+    finally:
+        use_guard("statement")  # the database as migrated
 
 
 if __name__ == "__main__":

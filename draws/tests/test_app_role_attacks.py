@@ -227,7 +227,7 @@ def test_every_guard_function_names_its_search_path_with_pg_temp_last(db):
             "JOIN pg_class c ON c.oid = t.tgrelid WHERE NOT t.tgisinternal AND c.relname LIKE 'draws\\_%%'"
         )
         functions = dict(cursor.fetchall())
-    assert len(functions) == 7
+    assert len(functions) == 8  # 0014 added the RAPS entries' statement guard
     for name, config in functions.items():
         assert config is not None and config[-1].startswith("search_path="), name
         assert config[-1].replace(" ", "").endswith(",pg_temp"), name

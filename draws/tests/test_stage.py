@@ -20,7 +20,7 @@ from draws.tests.builders import MANAGER, SAST, add_entries, closed_draw
 from draws.tests.factories import make_draw
 from members.tests.factories import MemberFactory
 from promotions.tests.factories import make_series
-from proxies.tests.factories import decline, nominate
+from proxies.tests.factories import decline, nominate, nominee_for
 
 pytestmark = pytest.mark.django_db
 
@@ -221,3 +221,37 @@ def test_tonight_lists_the_evening_in_time_order_with_registers_and_the_next_act
     assert re.search(r'<td class="text-end">1</td>\s*<td class="text-end">1</td>', row)  # a proxy, a decline
     assert 'id="tonight-next"' in html and f'data-at="{int(later.scheduled_at.timestamp())}"' in html
     assert reverse("draws:stage", args=[running.pk]) in html
+
+
+def test_a_represented_and_a_declined_winner_show_no_register_detail_on_the_screen(screen):
+    """The proxy's name and ID number, and who declined, stay on the conductor's page."""
+    nominee = nominee_for(name="Ayanda Mahlangu")
+    draw, (decliner, represented) = a_draw(winners=2, entrants=2)
+    registers_open = DRAW_AT - dt.timedelta(hours=1)
+    with time_machine.travel(registers_open, tick=False):
+        decline(member=decliner, draw=draw, now=registers_open)
+        nominate(participant=represented, draw=draw, nominee=nominee, now=registers_open)
+    assert draw_start(actor=MANAGER, draw_id=draw.pk)
+    while (pick := DrawPick.objects.filter(draw=draw, outcome="").first()) is not None:
+        outcome = PickOutcome.DECLINED if pick.member_id == decliner.pk else PickOutcome.PROXY_PRESENT
+        pick_outcome_record(actor=MANAGER, draw_id=draw.pk, pick_id=pick.pk, outcome=outcome, id_type_seen="sa_id")
+    for html in (state(screen, draw), full_page(screen, draw)):
+        assert "Winner, represented by a proxy" in html and "Winner, to be contacted" in html
+        text = re.sub(r"<[^>]+>", " ", html)
+        assert nominee.name not in html and "Ayanda" not in html and "Mahlangu" not in html
+        assert nominee.id_number not in html and nominee.id_number[-6:] not in text
+        assert_no_personal_data(html, [decliner, represented])
+
+
+def test_the_full_screen_has_a_fixed_query_budget_however_many_picks(screen):
+    draw, _ = a_draw(winners=5, entrants=12)
+    assert draw_start(actor=MANAGER, draw_id=draw.pk)
+    full_page(screen, draw)  # the session and the user, warmed
+    with CaptureQueriesContext(connection) as few:
+        full_page(screen, draw)
+    for _ in range(4):
+        pick = DrawPick.objects.get(draw=draw, outcome="")
+        pick_outcome_record(actor=MANAGER, draw_id=draw.pk, pick_id=pick.pk, outcome=PickOutcome.PRESENT)
+    with CaptureQueriesContext(connection) as many:
+        full_page(screen, draw)
+    assert len(many) == len(few) <= 10, [q["sql"] for q in many.captured_queries]
