@@ -251,7 +251,9 @@ def test_the_full_screen_has_a_fixed_query_budget_however_many_picks(screen):
         full_page(screen, draw)
     for _ in range(4):
         pick = DrawPick.objects.get(draw=draw, outcome="")
-        pick_outcome_record(actor=MANAGER, draw_id=draw.pk, pick_id=pick.pk, outcome=PickOutcome.PRESENT)
+        pick_outcome_record(
+            actor=MANAGER, draw_id=draw.pk, pick_id=pick.pk, outcome=PickOutcome.PRESENT, id_type_seen="sa_id"
+        )
     with CaptureQueriesContext(connection) as many:
         full_page(screen, draw)
     assert len(many) == len(few) <= 10, [q["sql"] for q in many.captured_queries]
