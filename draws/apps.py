@@ -15,3 +15,7 @@ class DrawsConfig(AppConfig):
 
         panels.register("member.draws", "draws_tags", "member_draws")
         panels.register("promotion.calendar", "draws_tags", "promotion_calendar")
+        # Their part of the member's history (members.history).
+        from draws.history import register_sources
+
+        register_sources()

@@ -6,6 +6,7 @@ from django.db.models import Q, QuerySet
 
 from draws.models import Draw, DrawStatus
 from members.models import Member
+from members.staff import staff_act_refusal
 from promotions.models import DrawMethod, PromotionStatus
 from proxies.models import DeclineRegistration, ProxyNomination
 from proxies.services import decline_refusal, proxy_refusal
@@ -37,6 +38,30 @@ def draws_for_proxy(member: Member, now: dt.datetime) -> tuple[list[Draw], list[
 def draws_for_decline(member: Member, now: dt.datetime) -> tuple[list[Draw], list[tuple[Draw, str]]]:
     """As draws_for_proxy, for the decline register."""
     return _split(member, now, lambda d: decline_refusal(draw=d, member=member, now=now))
+
+
+def desk_proxy_choices(member: Member, user, now: dt.datetime) -> tuple[list[Draw], list[tuple[Draw, str]]]:
+    """draws_for_proxy at the clerk's own properties: the nominate page offers these, and the
+    member page shows "Nominate a proxy" only when there is one (the service refuses the rest)."""
+    return _at_own_properties(user, *draws_for_proxy(member, now), what="proxies")
+
+
+def desk_decline_choices(member: Member, user, now: dt.datetime) -> tuple[list[Draw], list[tuple[Draw, str]]]:
+    """As desk_proxy_choices, for the decline register."""
+    return _at_own_properties(user, *draws_for_decline(member, now), what="declines")
+
+
+def _at_own_properties(user, draws, refused, *, what: str) -> tuple[list[Draw], list[tuple[Draw, str]]]:
+    """The draws offered, less those at properties the clerk does not work at (members.staff),
+    which join the refused ones with the reason: the service would refuse them."""
+    offered, refused = [], list(refused)
+    for draw in draws:
+        elsewhere = staff_act_refusal(user, draw.property, what=what, done="registered")
+        if elsewhere:
+            refused.append((draw, elsewhere))
+        else:
+            offered.append(draw)
+    return offered, refused
 
 
 def _split(member: Member, now: dt.datetime, refusal) -> tuple[list[Draw], list[tuple[Draw, str]]]:

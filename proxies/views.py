@@ -9,30 +9,16 @@ from core.audit import Actor
 from core.forms import submit
 from draws.models import Draw
 from members.models import Member
-from members.staff import staff_act_refusal
 from proxies import pdf, selectors, services
 from proxies.forms import DeclineForm, DeclineWithdrawForm, NominateForm, RevokeForm
 from proxies.models import DeclineRegistration, ProxyNomination
-
-
-def _at_own_properties(user, draws, refused, what: str):
-    """The draws offered, less those at properties the clerk does not work at (members.staff),
-    which join the refused ones with the reason: the service would refuse them."""
-    offered, refused = [], list(refused)
-    for draw in draws:
-        elsewhere = staff_act_refusal(user, draw.property, what=what, done="registered")
-        if elsewhere:
-            refused.append((draw, elsewhere))
-        else:
-            offered.append(draw)
-    return offered, refused
 
 
 @permission_required("proxies.add_proxynomination", raise_exception=True)
 def member_nominate(request, member_id: int):
     """Nominate a proxy: only the draws the service would accept now are offered."""
     member = get_object_or_404(Member.objects.with_related(), pk=member_id)
-    draws, refused = _at_own_properties(request.user, *selectors.draws_for_proxy(member, timezone.now()), "proxies")
+    draws, refused = selectors.desk_proxy_choices(member, request.user, timezone.now())
     form = NominateForm(request.POST or None, draws=draws)
     nominations = submit(
         request,
@@ -58,7 +44,7 @@ def member_nominate(request, member_id: int):
 def member_decline(request, member_id: int):
     """Register a decline, in person: the swiped member only, no field for anyone else."""
     member = get_object_or_404(Member.objects.with_related(), pk=member_id)
-    draws, refused = _at_own_properties(request.user, *selectors.draws_for_decline(member, timezone.now()), "declines")
+    draws, refused = selectors.desk_decline_choices(member, request.user, timezone.now())
     form = DeclineForm(request.POST or None, draws=draws)
     registrations = submit(
         request,
