@@ -66,7 +66,9 @@ lookup = lookup_views.lookup
 def member_detail(request, member_id: int):
     member = get_object_or_404(Member.objects.with_related(), pk=member_id)
     now = timezone.now()
-    history = MemberHistory(member, request.user)
+    # The newest entries, and one more to know whether to link to the rest (no count: each
+    # source reads its newest rows only).
+    history = MemberHistory(member, request.user)[: HISTORY_ON_PAGE + 1]
     context = {
         "member": member,
         "eligibility": member_eligibility(member, now),
@@ -76,9 +78,8 @@ def member_detail(request, member_id: int):
             total=Sum("points")
         )["total"]
         or 0,
-        # The newest entries; the rest a click away (members.history merges what every app keeps).
         "history": history[:HISTORY_ON_PAGE],
-        "history_count": history.count(),
+        "history_more": len(history) > HISTORY_ON_PAGE,
         "show_id": request.user.has_perm("members.add_member") or request.user.has_perm("members.add_exclusion"),
         "may_edit": not services.member_update_refusal(actor=Actor.from_request(request)),
     }

@@ -40,15 +40,21 @@ def draws_for_decline(member: Member, now: dt.datetime) -> tuple[list[Draw], lis
     return _split(member, now, lambda d: decline_refusal(draw=d, member=member, now=now))
 
 
-def desk_proxy_choices(member: Member, user, now: dt.datetime) -> tuple[list[Draw], list[tuple[Draw, str]]]:
+Choices = tuple[list[Draw], list[tuple[Draw, str]]]
+
+
+def desk_proxy_choices(member: Member, user, now: dt.datetime, candidates: list[Draw] | None = None) -> Choices:
     """draws_for_proxy at the clerk's own properties: the nominate page offers these, and the
-    member page shows "Nominate a proxy" only when there is one (the service refuses the rest)."""
-    return _at_own_properties(user, *draws_for_proxy(member, now), what="proxies")
+    member page shows "Nominate a proxy" only when there is one (the service refuses the rest).
+    `candidates`: member_candidate_draws, when the caller read them already."""
+    split = _split(member, now, lambda d: proxy_refusal(draw=d, participant=member, now=now), candidates)
+    return _at_own_properties(user, *split, what="proxies")
 
 
-def desk_decline_choices(member: Member, user, now: dt.datetime) -> tuple[list[Draw], list[tuple[Draw, str]]]:
+def desk_decline_choices(member: Member, user, now: dt.datetime, candidates: list[Draw] | None = None) -> Choices:
     """As desk_proxy_choices, for the decline register."""
-    return _at_own_properties(user, *draws_for_decline(member, now), what="declines")
+    split = _split(member, now, lambda d: decline_refusal(draw=d, member=member, now=now), candidates)
+    return _at_own_properties(user, *split, what="declines")
 
 
 def _at_own_properties(user, draws, refused, *, what: str) -> tuple[list[Draw], list[tuple[Draw, str]]]:
@@ -64,9 +70,9 @@ def _at_own_properties(user, draws, refused, *, what: str) -> tuple[list[Draw], 
     return offered, refused
 
 
-def _split(member: Member, now: dt.datetime, refusal) -> tuple[list[Draw], list[tuple[Draw, str]]]:
+def _split(member: Member, now: dt.datetime, refusal, candidates: list[Draw] | None = None) -> Choices:
     open_now, refused = [], []
-    for draw in member_candidate_draws(member, now):
+    for draw in member_candidate_draws(member, now) if candidates is None else candidates:
         reason = refusal(draw)
         if reason is None:
             open_now.append(draw)

@@ -12,6 +12,7 @@ from proxies.models import DeclineRegistration, ProxyNomination
 from proxies.selectors import (
     desk_decline_choices,
     desk_proxy_choices,
+    member_candidate_draws,
     member_live_declines,
     member_live_nominations,
 )
@@ -37,6 +38,7 @@ def member_proxies(context, member):
     can_nominate = bool(perms and perms["proxies"]["add_proxynomination"])
     can_decline = bool(perms and perms["proxies"]["add_declineregistration"])
     now = timezone.now()
+    candidates = member_candidate_draws(member, now) if can_nominate or can_decline else []
     return {
         "member": member,
         "can_view": bool(perms and perms["proxies"]["view_proxynomination"]),
@@ -47,8 +49,8 @@ def member_proxies(context, member):
         "can_nominate": can_nominate,
         "can_decline": can_decline,
         # Each button only when a draw would take one now (the pages' own lists), else why not.
-        "nominate": _offer(desk_proxy_choices(member, user, now), "proxy") if can_nominate else None,
-        "decline": _offer(desk_decline_choices(member, user, now), "decline") if can_decline else None,
+        "nominate": _offer(desk_proxy_choices(member, user, now, candidates), "proxy") if can_nominate else None,
+        "decline": _offer(desk_decline_choices(member, user, now, candidates), "decline") if can_decline else None,
         "can_revoke_nomination": bool(perms and perms["proxies"]["change_proxynomination"]),
         "can_revoke_decline": bool(perms and perms["proxies"]["change_declineregistration"]),
         "csrf_token": context.get("csrf_token"),
