@@ -54,10 +54,16 @@ def _typed_nominee(draw, **overrides):
         "nominee_id_type": "sa_id",
         "nominee_id_number": NOMINEE_ID,
         "nominee_phone": "+27821234567",
-        "participant_id_seen": "on",
-        "nominee_id_seen": "on",
-        "form_signed": "on",
     } | overrides
+
+
+SIGNED = {"participant_id_seen": "on", "nominee_id_seen": "on", "form_signed": "on"}
+
+
+def _print_and_sign(desk, member, signed=SIGNED):
+    """Steps 2 and 3: the form printed (its PDF opened), then the signatures confirmed."""
+    assert desk.get(reverse("proxies:nominate_form_pdf", args=[member.pk]))["Content-Type"] == "application/pdf"
+    return desk.post(reverse("proxies:nominate_sign", args=[member.pk]), signed)
 
 
 def test_the_nominate_page_lists_only_the_draws_that_can_take_a_proxy_now(desk, world):
@@ -75,9 +81,13 @@ def test_the_nominate_page_offers_no_button_once_the_proxy_window_closed(desk, w
     assert b"nominate-button" not in response.content and b'id="no-draws"' in response.content
 
 
-def test_the_desk_nominates_a_typed_in_proxy_and_is_offered_the_form_to_print(desk, world):
+def test_the_desk_nominates_a_typed_in_proxy_prints_the_form_and_registers_it_once_signed(desk, world):
     url = reverse("proxies:member_nominate", args=[world["member"].pk])
-    response = desk.post(url, _typed_nominee(world["draw"]))
+    with time_machine.travel(NOW, tick=False):
+        response = desk.post(url, _typed_nominee(world["draw"]))
+        assert response["Location"] == reverse("proxies:nominate_sign", args=[world["member"].pk])
+        assert not ProxyNomination.objects.exists()  # nothing registered before the form is signed
+        response = _print_and_sign(desk, world["member"])
     nomination = ProxyNomination.objects.get(participant=world["member"])
     assert response.status_code == 302 and response["Location"] == reverse("proxies:nomination", args=[nomination.pk])
     assert (nomination.nominee_name, nomination.nominee_id_number, nomination.nominee_member) == (
@@ -96,6 +106,7 @@ def test_the_desk_finds_a_member_proxy_by_a_card_swipe(desk, world):
     data["lookup"] = ";7000000099?"
     with time_machine.travel(NOW, tick=False):
         desk.post(reverse("proxies:member_nominate", args=[world["member"].pk]), data)
+        _print_and_sign(desk, world["member"])
     nomination = ProxyNomination.objects.get(participant=world["member"])
     assert (nomination.nominee_member, nomination.nominee_name) == (proxy, "Ayanda Zulu")
 
@@ -123,10 +134,9 @@ def test_the_services_refusal_shows_on_the_form_in_its_own_words(desk, world):
 
 
 def test_it_refuses_a_nomination_without_both_ids_seen_and_the_form_signed(desk, world):
-    data = _typed_nominee(world["draw"])
-    del data["form_signed"]
     with time_machine.travel(NOW, tick=False):
-        response = desk.post(reverse("proxies:member_nominate", args=[world["member"].pk]), data)
+        desk.post(reverse("proxies:member_nominate", args=[world["member"].pk]), _typed_nominee(world["draw"]))
+        response = _print_and_sign(desk, world["member"], {k: v for k, v in SIGNED.items() if k != "form_signed"})
     assert "the proxy form signed by both" in response.context["form"].non_field_errors()[0]
     assert not ProxyNomination.objects.exists()
 
@@ -224,10 +234,15 @@ def test_the_draw_page_counts_proxies_and_declines_with_a_link_to_the_register(m
 )
 def test_the_member_page_shows_live_proxies_and_the_buttons_to_the_desk_only(role, buttons, section, client_for, world):
     with time_machine.travel(NOW, tick=False):
+        page = client_for(role).get(reverse("members:detail", args=[world["member"].pk])).content.decode()
+        assert "Nominate a proxy" in page if buttons else "Nominate a proxy" not in page
         nominate(participant=world["member"], draw=world["draw"], now=NOW)
         page = client_for(role).get(reverse("members:detail", args=[world["member"].pk])).content.decode()
     assert ('id="member-proxies"' in page, "Lerato Khumalo" in page) == (section, section)
-    assert ("Nominate a proxy" in page, "Register a decline" in page, "Revoke" in page) == (buttons,) * 3
+    assert ("Register a decline" in page, "Revoke" in page) == (buttons,) * 2
+    # Nominated for the one draw that takes a proxy: no button, the reason in its place.
+    assert "Nominate a proxy" not in page
+    assert ("already nominated Lerato Khumalo" in page) == buttons
 
 
 @pytest.mark.parametrize("role", [PROMOTIONS_MANAGER, AUDITOR, CASH_DESK])
