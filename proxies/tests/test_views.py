@@ -280,3 +280,41 @@ def test_the_draw_page_of_a_draw_without_proxies_shows_no_proxy_window(manager, 
     assert "None: this promotion has a decline register only" in page
     other = manager.get(reverse("draws:detail", args=[world["draw"].pk])).content.decode()
     assert "None: this promotion has a decline register only" not in other
+
+
+def test_the_register_shows_the_proxys_id_by_its_last_four_only(auditor, world):
+    with time_machine.travel(NOW, tick=False):
+        nomination = nominate(participant=world["member"], draw=world["draw"], now=NOW)
+    page = auditor.get(reverse("proxies:draw_register", args=[world["draw"].pk])).content.decode()
+    printed = auditor.get(reverse("proxies:draw_register", args=[world["draw"].pk]), {"print": "1"}).content.decode()
+    for shown in (page, printed):
+        assert f"South African ID …{nomination.nominee_id_number[-4:]}" in shown
+        assert nomination.nominee_id_number not in shown
+
+
+def test_a_member_in_draws_without_proxies_is_offered_decline_only_with_the_reason(desk, reference_data):
+    # As DayTime PlayTime: the series takes no proxies, only declines.
+    with time_machine.travel(NOW, tick=False):
+        series = make_series(windows=[{"day": -1, "open": "00:00", "close_before": 5}])
+        series.proxies_allowed = False
+        series.save()
+        draw = make_draw(series, NOW + dt.timedelta(hours=2))
+        member = _participant("7000000050", draw)
+        page = desk.get(reverse("members:detail", args=[member.pk])).content.decode()
+        assert 'id="nominate-link"' not in page and 'id="decline-link"' in page
+        assert "No proxy now: Test promotion has no proxies for" in page
+        decline(member=member, draw=draw, now=NOW)
+        page = desk.get(reverse("members:detail", args=[member.pk])).content.decode()
+    assert 'id="decline-link"' not in page and "has already declined to be present" in page
+
+
+def test_no_nominate_button_once_the_proxy_window_closed_nor_without_draws(desk, world):
+    # 11:55: proxies closed at 11:45, 15 minutes before the draw; declines take one until it starts.
+    with time_machine.travel(dt.datetime(2026, 3, 4, 11, 55, tzinfo=SAST), tick=False):
+        page = desk.get(reverse("members:detail", args=[world["member"].pk])).content.decode()
+    assert 'id="nominate-link"' not in page and 'id="decline-link"' in page
+    assert "No proxy now: Proxy nominations for" in page and "closed at Wed 04 Mar 2026 11:45" in page
+    stranger = MemberFactory(card_number="7000000060")
+    page = desk.get(reverse("members:detail", args=[stranger.pk])).content.decode()
+    assert 'id="nominate-link"' not in page and 'id="decline-link"' not in page
+    assert "No proxy now: No draw in the next two days could take a proxy." in page
