@@ -1,4 +1,4 @@
-"""The desk on draw night in a real Chromium (issue 13 item 13), at the desk's 1024×768: a
+"""The desk on draw night in a real Chromium (issue 13 item 13), at the desk's 1024x768: a
 proxy's card swiped into the nomination form fills the nominee and does not send the form; the
 form is printed, then registered once signed. Enter on the activation page activates. At a
 phone's 390 px the header keeps Log out on screen."""
