@@ -29,24 +29,14 @@ def member_candidate_draws(member: Member, now: dt.datetime) -> list[Draw]:
     )
 
 
-def draws_for_proxy(member: Member, now: dt.datetime) -> tuple[list[Draw], list[tuple[Draw, str]]]:
-    """The draws the service would accept a nomination for now (its own check), and the others
-    with the reason the desk reads out ("Proxy nominations ... open at 08:00")."""
-    return _split(member, now, lambda d: proxy_refusal(draw=d, participant=member, now=now))
-
-
-def draws_for_decline(member: Member, now: dt.datetime) -> tuple[list[Draw], list[tuple[Draw, str]]]:
-    """As draws_for_proxy, for the decline register."""
-    return _split(member, now, lambda d: decline_refusal(draw=d, member=member, now=now))
-
-
 Choices = tuple[list[Draw], list[tuple[Draw, str]]]
 
 
 def desk_proxy_choices(member: Member, user, now: dt.datetime, candidates: list[Draw] | None = None) -> Choices:
-    """draws_for_proxy at the clerk's own properties: the nominate page offers these, and the
-    member page shows "Nominate a proxy" only when there is one (the service refuses the rest).
-    `candidates`: member_candidate_draws, when the caller read them already."""
+    """The draws the service would accept a nomination for now (its own check) at the clerk's own
+    properties, and the others with the reason the desk reads out ("Proxy nominations ... open at
+    08:00"). The nominate page offers the first; the member page shows "Nominate a proxy" only
+    when there is one. `candidates`: member_candidate_draws, when the caller read them already."""
     split = _split(member, now, lambda d: proxy_refusal(draw=d, participant=member, now=now), candidates)
     return _at_own_properties(user, *split, what="proxies")
 
@@ -57,7 +47,7 @@ def desk_decline_choices(member: Member, user, now: dt.datetime, candidates: lis
     return _at_own_properties(user, *split, what="declines")
 
 
-def _at_own_properties(user, draws, refused, *, what: str) -> tuple[list[Draw], list[tuple[Draw, str]]]:
+def _at_own_properties(user, draws, refused, *, what: str) -> Choices:
     """The draws offered, less those at properties the clerk does not work at (members.staff),
     which join the refused ones with the reason: the service would refuse them."""
     offered, refused = [], list(refused)
