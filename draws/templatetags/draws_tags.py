@@ -15,12 +15,37 @@ from members.staff import staff_properties_q
 register = template.Library()
 
 
+@register.inclusion_tag("draws/_member_act_now.html", takes_context=True)
+def member_act_now(context, member):
+    """What the desk can activate for the member now, at the top of the member page: large
+    buttons apart by time (issue 13 item 13). The other draws follow in member_draws, plainly."""
+    found = _member_draw_rows(context, member)
+    return {"member": member, "act_now": found["act_now"], "show_property": found["show_property"]}
+
+
 @register.inclusion_tag("draws/_member_draws.html", takes_context=True)
 def member_draws(context, member):
-    """The member page's draws in the next 7 days, each with the member's tickets and, for the
-    desk, either the Activate link or why the desk cannot activate now (the service's own check).
-    Besides the member's home property, the draws at the clerk's own (members.StaffProfile):
-    the member is standing at this desk, whichever casino their card was issued at."""
+    """The member page's other draws in the next 7 days, each with the member's tickets and, for
+    the desk, why it cannot activate now (the service's own check) or the receipt."""
+    found = _member_draw_rows(context, member)
+    return {
+        "member": member,
+        "draws": found["rows"],
+        "act_now": found["act_now"],
+        "desk": found["desk"],
+        "perms": context.get("perms"),
+        "show_property": found["show_property"],
+    }
+
+
+def _member_draw_rows(context, member) -> dict:
+    """The member's draws in the next 7 days, read once per page (both panels above ask; kept on
+    the member object for this request). Besides the member's home property, the draws at the
+    clerk's own (members.StaffProfile): the member is standing at this desk, whichever casino
+    their card was issued at."""
+    cached = getattr(member, "_desk_draw_rows", None)
+    if cached is not None:
+        return cached
     now = timezone.now()
     perms = context.get("perms")
     desk = bool(perms and perms["draws"]["add_activation"])
@@ -38,9 +63,6 @@ def member_draws(context, member):
                 found = activation_refusal(draw=draw, member=member, channel=Channel.DESK, standing=standing, now=now)
                 refusal = found.message if found else None
         rows.append((draw, standing, activation, refusal))
-    several = len({draw.property_id for draw, *_ in rows}) > 1
-    # What the desk can do now comes first, as large buttons apart by time (issue 13 item 13);
-    # the rest follows in the table, plainly.
     act_now = [
         {
             "draw": draw,
@@ -52,9 +74,13 @@ def member_draws(context, member):
         if desk and activation is None and refusal is None
     ]
     acting = {row["draw"].pk for row in act_now}
-    rows = [row for row in rows if row[0].pk not in acting]
-    context = {"member": member, "draws": rows, "act_now": act_now, "desk": desk, "perms": perms}
-    return context | {"show_property": several}
+    member._desk_draw_rows = {
+        "rows": [row for row in rows if row[0].pk not in acting],
+        "act_now": act_now,
+        "desk": desk,
+        "show_property": len({draw.property_id for draw, *_ in rows}) > 1,
+    }
+    return member._desk_draw_rows
 
 
 def when_words(moment, now) -> str:

@@ -9,6 +9,14 @@
 (function () {
   "use strict";
 
+  // The signing step: the form opens in a new tab (which the server notes as printed); this
+  // page says so, so the clerk does not print twice.
+  document.addEventListener("click", function (event) {
+    if (!event.target.closest || !event.target.closest("#print-form")) { return; }
+    var hint = document.getElementById("not-printed");
+    if (hint) { hint.textContent = "Printed: once both have signed it, tick the three boxes and register."; }
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     var form = document.querySelector("form[data-nominee-lookup]");
     if (!form || !window.deskSwipe) { return; }
