@@ -13,5 +13,10 @@ class DrawsConfig(AppConfig):
         # The pieces of draws on the member and promotion pages (core.panels).
         from core import panels
 
+        panels.register("member.act_now", "draws_tags", "member_act_now")
         panels.register("member.draws", "draws_tags", "member_draws")
         panels.register("promotion.calendar", "draws_tags", "promotion_calendar")
+        # Their part of the member's history (members.history).
+        from draws.history import register_sources
+
+        register_sources()

@@ -420,9 +420,12 @@ def _check_can_activate(draw: Draw, member: Member, channel: str, device: Device
             )
 
 
-def draw_tickets_refusal(draw: Draw, now: dt.datetime) -> DomainError | None:
+def draw_tickets_refusal(
+    draw: Draw, now: dt.datetime, *, point_to_open: bool = False, member: Member | None = None
+) -> DomainError | None:
     """Why no one's tickets can be activated for this draw now (its method, its promotion, its
-    windows), or None. The draw page asks it before any card is swiped; activation asks it too."""
+    windows), or None. The draw page asks it before any card is swiped; activation asks it too,
+    with `point_to_open`: a closed window then names the draw of the series open now."""
     if draw.method == DrawMethod.RAPS:
         return DomainError(
             "RAPS sessions pick players who are actively playing; there are no tickets to activate.",
@@ -435,12 +438,29 @@ def draw_tickets_refusal(draw: Draw, now: dt.datetime) -> DomainError | None:
             code="window_closed",
         )
     refusal = draw.state(now).tickets_refusal
+    if refusal and point_to_open:
+        refusal += open_instead_words(draw, now, member=member)
     return DomainError(refusal, code="window_closed") if refusal else None
+
+
+def draw_open_instead(draw: Draw, now: dt.datetime, *, member: Member | None = None) -> Draw | None:
+    """The next draw of the same series at the same property taking tickets now (and, given a
+    member, not yet activated by them): where a desk refused at a closed window sends the member."""
+    others = Draw.objects.accepting_tickets_at(now).filter(series_id=draw.series_id, property_id=draw.property_id)
+    if member is not None:
+        others = others.exclude(activations__member=member)
+    return others.exclude(pk=draw.pk).order_by("scheduled_at", "pk").first()
+
+
+def open_instead_words(draw: Draw, now: dt.datetime, *, member: Member | None = None) -> str:
+    """ " Tickets are open now for Fast Lane, Sat 05 Dec 2026 20:00 — activate there." or ""."""
+    other = draw_open_instead(draw, now, member=member)
+    return f" Tickets are open now for {other.name} \N{EM DASH} activate there." if other else ""
 
 
 def _check_open_and_not_activated(draw: Draw, member: Member, now) -> None:
     """What another request can change between the first look and the lock."""
-    refusal = draw_tickets_refusal(draw, now)
+    refusal = draw_tickets_refusal(draw, now, point_to_open=True, member=member)
     if refusal:
         raise refusal
     # Through draws.registers (proxies sits above draws). Checked under the draw lock, which a

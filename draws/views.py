@@ -281,17 +281,22 @@ def draw_activate(request, draw_id: int):
                     draw=draw, member=member, channel=Channel.DESK, standing=standing, now=now
                 )
     open_window = draw.open_window(now)
+    # A closed window names the series' draw open now (for this member, once swiped), with its button.
+    window_refusal = services.draw_tickets_refusal(draw, now, point_to_open=True, member=member)
     context = {
         "draw": draw,
         "windows": draw.windows.all(),
         "open_window": open_window,
         "time_left": open_window.time_left(now) if open_window else None,
-        "window_refusal": _desk_refusal(draw, now),
+        "window_refusal": window_refusal.message if window_refusal else None,
+        "open_instead": services.draw_open_instead(draw, now, member=member) if window_refusal else None,
         "form": form,
         "member": member,
         "standing": standing,
         "activation": activation,
         "refusal": refusal.message if refusal else None,
+        # Enter activates: the button, not the card field, takes the focus once it is offered.
+        "may_activate": member is not None and activation is None and refusal is None,
     }
     return render(request, "draws/activate.html", context)
 

@@ -9,6 +9,7 @@ urlpatterns = [
     path("list/", views.member_list, name="list"),
     path("<int:member_id>/", views.member_detail, name="detail"),
     path("<int:member_id>/edit/", views.member_edit, name="edit"),
+    path("<int:member_id>/history/", views.member_history, name="history"),
     path("<int:member_id>/welcome-slip/", views.welcome_slip, name="welcome_slip"),
     path("exclusions/", views.exclusions, name="exclusions"),
     path("exclusions/new/", views.exclusion_new, name="exclusion_new"),

@@ -14,11 +14,9 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from core.audit import Actor
-from core.audit_words import Named, describe
 from core.errors import DomainError
-from core.formats import local_date, spreadsheet_safe
+from core.formats import spreadsheet_safe
 from core.forms import submit
-from core.models import AuditEvent
 from core.paging import page_of, query_without
 from members import lookup_views, services
 from members.eligibility import member_eligibility
@@ -33,26 +31,12 @@ from members.forms import (
     SignUpForm,
     member_initial,
 )
+from members.history import FIELD_WORDS, MemberHistory
 from members.imports import COLUMNS, sample_csv
 from members.models import Exclusion, ImportJob, ImportKind, ImportStatus, Member
 from members.selectors import exclusions_list, members_list
 from members.staff import staff_property
 from members.tasks import import_job_run_task
-
-# Field names as the desk reads them, for "Saved: phone, e-mail".
-FIELD_WORDS = {
-    "first_name": "first name",
-    "last_name": "last name",
-    "id_type": "ID document",
-    "id_number": "ID number",
-    "date_of_birth": "date of birth",
-    "phone": "phone",
-    "email": "e-mail",
-    "tier": "tier",
-    "home_property": "home property",
-    "app_registered_on": "app registration",
-    "online_betting_active": "online betting",
-}
 
 
 def permission_any(*perms: str):
@@ -70,6 +54,10 @@ def permission_any(*perms: str):
     return decorator
 
 
+HISTORY_ON_PAGE = 10  # on the member page; the history page shows the rest
+HISTORY_PAGE = 25
+
+
 # The lookup (page and header field) lives in members/lookup_views.py.
 lookup = lookup_views.lookup
 
@@ -78,6 +66,9 @@ lookup = lookup_views.lookup
 def member_detail(request, member_id: int):
     member = get_object_or_404(Member.objects.with_related(), pk=member_id)
     now = timezone.now()
+    # The newest entries, and one more to know whether to link to the rest (no count: each
+    # source reads its newest rows only).
+    history = MemberHistory(member, request.user)[: HISTORY_ON_PAGE + 1]
     context = {
         "member": member,
         "eligibility": member_eligibility(member, now),
@@ -87,46 +78,20 @@ def member_detail(request, member_id: int):
             total=Sum("points")
         )["total"]
         or 0,
-        "history": _history(member),
+        "history": history[:HISTORY_ON_PAGE],
+        "history_more": len(history) > HISTORY_ON_PAGE,
         "show_id": request.user.has_perm("members.add_member") or request.user.has_perm("members.add_exclusion"),
         "may_edit": not services.member_update_refusal(actor=Actor.from_request(request)),
     }
     return render(request, "members/detail.html", context)
 
 
-def _history(member: Member) -> list[tuple]:
-    """The member's last 20 audit events in words (the member named without a query), each
-    with the lines of a correction: "Phone: +27821234567 → +27831234567"."""
-    names = {("members.member", str(member.pk)): Named(member.full_name)}
-    events = AuditEvent.objects.filter(object_type="members.member", object_id=str(member.pk))[:20]
-    return [(event, describe(event, names), _change_lines(event)) for event in events]
-
-
-def _change_lines(event: AuditEvent) -> list[str]:
-    changes = event.data.get("changes") if event.action == "member.updated" and isinstance(event.data, dict) else None
-    if not isinstance(changes, dict):
-        return []
-    order = {name: rank for rank, name in enumerate(FIELD_WORDS)}  # the form's: the database keeps its own
-    return [
-        f"{FIELD_WORDS.get(name, name).capitalize()}: {_shown(pair.get('before'))} \N{RIGHTWARDS ARROW} "
-        f"{_shown(pair.get('after'))}"
-        for name, pair in sorted(changes.items(), key=lambda item: order.get(item[0], len(order)))
-        if isinstance(pair, dict)
-    ]
-
-
-def _shown(value) -> str:
-    """A value of a correction as the member page writes it: dates as 15 Jun 1985."""
-    if value in (None, ""):
-        return "(empty)"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, str) and len(value) == 10:
-        try:
-            return local_date(dt.date.fromisoformat(value))
-        except ValueError:
-            pass
-    return str(value)
+@permission_required("members.view_member", raise_exception=True)
+def member_history(request, member_id: int):
+    """The member's whole history, newest first, a page at a time."""
+    member = get_object_or_404(Member.objects.with_related(), pk=member_id)
+    page, query = page_of(request, MemberHistory(member, request.user), per_page=HISTORY_PAGE)
+    return render(request, "members/history.html", {"member": member, "page": page, "query": query})
 
 
 @permission_required("members.add_member", raise_exception=True)

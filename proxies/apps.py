@@ -15,3 +15,7 @@ class ProxiesConfig(AppConfig):
 
         panels.register("member.registers", "proxies_tags", "member_proxies")
         panels.register("draw.registers", "proxies_tags", "draw_proxy_count")
+        # Their part of the member's history (members.history).
+        from proxies.history import register_sources
+
+        register_sources()

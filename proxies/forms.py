@@ -31,6 +31,8 @@ class DrawChoiceForm(GuardedForm):
         self.fields["draws"].choices = [
             (d.pk, _draw_label(d, getattr(d, window[0]), getattr(d, window[1]))) for d in draws
         ]
+        if len(draws) == 1 and "draws" not in self.initial:
+            self.initial["draws"] = [draws[0].pk]  # the only draw possible: ticked already
 
 
 class NominateForm(DrawChoiceForm):
@@ -56,9 +58,6 @@ class NominateForm(DrawChoiceForm):
         help_text="Needed for a passport or driving licence: an SA ID number carries it.",
     )
     nominee_phone = forms.CharField(label="Proxy's phone", required=False, max_length=20)
-    participant_id_seen = forms.BooleanField(label="Participant's ID seen", required=False, widget=CHECK)
-    nominee_id_seen = forms.BooleanField(label="Proxy's ID seen", required=False, widget=CHECK)
-    form_signed = forms.BooleanField(label="Form signed by both", required=False, widget=CHECK)
 
     def clean(self):
         data = super().clean()
@@ -66,15 +65,10 @@ class NominateForm(DrawChoiceForm):
         if self.errors:
             return data
         if data.get("lookup", "").strip():
-            result = member_lookup(data["lookup"])
-            if len(result.members) != 1:
-                self.add_error(
-                    "lookup",
-                    "No single member matches: swipe the proxy's card, type their ID number, "
-                    "or clear this field and type their details.",
-                )
+            member = nominee_member(data["lookup"])
+            if member is None:
+                self.add_error("lookup", NO_SINGLE_MEMBER)
                 return data
-            member: Member = result.members[0]
             data["nominee"] = Nominee(member.full_name, member.id_type, member.id_number, member.phone, member)
             return data
         missing = [
@@ -96,6 +90,33 @@ class NominateForm(DrawChoiceForm):
             date_of_birth=data.get("nominee_date_of_birth"),
         )
         return data
+
+
+NO_SINGLE_MEMBER = (
+    "No single member matches: swipe the proxy's card, type their ID number, "
+    "or clear this field and type their details."
+)
+
+
+def nominee_member(text: str) -> Member | None:
+    """The one member a proxy's swipe, card or ID number finds, or None."""
+    result = member_lookup(text)
+    return result.members[0] if len(result.members) == 1 else None
+
+
+class NomineeLookupForm(GuardedForm):
+    """The proxy's card swiped on the nomination form, looked up without sending the form."""
+
+    card_fields = ("lookup",)
+    lookup = forms.CharField(max_length=200, error_messages={"required": "Swipe the proxy's card first."})
+
+
+class SignForm(GuardedForm):
+    """What the clerk confirms once the printed form is signed (proxies.drafts)."""
+
+    participant_id_seen = forms.BooleanField(label="Participant's ID seen", required=False, widget=CHECK)
+    nominee_id_seen = forms.BooleanField(label="Proxy's ID seen", required=False, widget=CHECK)
+    form_signed = forms.BooleanField(label="The printed form is signed by both", required=False, widget=CHECK)
 
 
 class DeclineForm(DrawChoiceForm):

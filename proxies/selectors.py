@@ -6,6 +6,7 @@ from django.db.models import Q, QuerySet
 
 from draws.models import Draw, DrawStatus
 from members.models import Member
+from members.staff import staff_act_refusal
 from promotions.models import DrawMethod, PromotionStatus
 from proxies.models import DeclineRegistration, ProxyNomination
 from proxies.services import decline_refusal, proxy_refusal
@@ -28,20 +29,40 @@ def member_candidate_draws(member: Member, now: dt.datetime) -> list[Draw]:
     )
 
 
-def draws_for_proxy(member: Member, now: dt.datetime) -> tuple[list[Draw], list[tuple[Draw, str]]]:
-    """The draws the service would accept a nomination for now (its own check), and the others
-    with the reason the desk reads out ("Proxy nominations ... open at 08:00")."""
-    return _split(member, now, lambda d: proxy_refusal(draw=d, participant=member, now=now))
+Choices = tuple[list[Draw], list[tuple[Draw, str]]]
 
 
-def draws_for_decline(member: Member, now: dt.datetime) -> tuple[list[Draw], list[tuple[Draw, str]]]:
-    """As draws_for_proxy, for the decline register."""
-    return _split(member, now, lambda d: decline_refusal(draw=d, member=member, now=now))
+def desk_proxy_choices(member: Member, user, now: dt.datetime, candidates: list[Draw] | None = None) -> Choices:
+    """The draws the service would accept a nomination for now (its own check) at the clerk's own
+    properties, and the others with the reason the desk reads out ("Proxy nominations ... open at
+    08:00"). The nominate page offers the first; the member page shows "Nominate a proxy" only
+    when there is one. `candidates`: member_candidate_draws, when the caller read them already."""
+    split = _split(member, now, lambda d: proxy_refusal(draw=d, participant=member, now=now), candidates)
+    return _at_own_properties(user, *split, what="proxies")
 
 
-def _split(member: Member, now: dt.datetime, refusal) -> tuple[list[Draw], list[tuple[Draw, str]]]:
+def desk_decline_choices(member: Member, user, now: dt.datetime, candidates: list[Draw] | None = None) -> Choices:
+    """As desk_proxy_choices, for the decline register."""
+    split = _split(member, now, lambda d: decline_refusal(draw=d, member=member, now=now), candidates)
+    return _at_own_properties(user, *split, what="declines")
+
+
+def _at_own_properties(user, draws, refused, *, what: str) -> Choices:
+    """The draws offered, less those at properties the clerk does not work at (members.staff),
+    which join the refused ones with the reason: the service would refuse them."""
+    offered, refused = [], list(refused)
+    for draw in draws:
+        elsewhere = staff_act_refusal(user, draw.property, what=what, done="registered")
+        if elsewhere:
+            refused.append((draw, elsewhere))
+        else:
+            offered.append(draw)
+    return offered, refused
+
+
+def _split(member: Member, now: dt.datetime, refusal, candidates: list[Draw] | None = None) -> Choices:
     open_now, refused = [], []
-    for draw in member_candidate_draws(member, now):
+    for draw in member_candidate_draws(member, now) if candidates is None else candidates:
         reason = refusal(draw)
         if reason is None:
             open_now.append(draw)

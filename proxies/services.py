@@ -112,12 +112,14 @@ def _nominee_refusal(draw: Draw, participant: Member, nominee: Nominee, now: dt.
 
 def _locked_draws(draw_ids: Sequence[int]) -> list[Draw]:
     """The draws, locked in id order (no deadlock between two desks) with what the checks read."""
-    draws = list(
-        Draw.objects.select_for_update(of=("self",))
-        .select_related("series", "series__promotion", "property")
-        .filter(pk__in=set(draw_ids))
-        .order_by("pk")
-    )
+    return _chosen_draws(draw_ids, lock=True)
+
+
+def _chosen_draws(draw_ids: Sequence[int], *, lock: bool) -> list[Draw]:
+    rows = Draw.objects.select_related("series", "series__promotion", "property")
+    if lock:
+        rows = rows.select_for_update(of=("self",))
+    draws = list(rows.filter(pk__in=set(draw_ids)).order_by("pk"))
     if not draws or len(draws) != len(set(draw_ids)):
         raise DomainError("Choose at least one draw that exists.", code="unknown_draw")
     days = {timezone.localtime(d.scheduled_at).date() for d in draws}
@@ -145,6 +147,30 @@ def _nominee(nominee: Nominee) -> Nominee:
             "Type the proxy's date of birth as on their document: a proxy must be 18 or older.", code="no_birth_date"
         )
     return Nominee(name, document.id_type, document.number, nominee.phone.strip(), nominee.member, born)
+
+
+def _check_nomination(actor: Actor, participant: Member, draws: Sequence[Draw], nominee: Nominee, now) -> None:
+    _check_desk_property(actor, draws, "proxies")
+    for draw in draws:
+        refusal = proxy_refusal(draw=draw, participant=participant, now=now) or _nominee_refusal(
+            draw, participant, nominee, now
+        )
+        if refusal:
+            raise DomainError(refusal, code="proxy_refused")
+
+
+def proxy_nomination_check(
+    *, actor: Actor, participant: Member, draw_ids: Sequence[int], nominee: Nominee, now: dt.datetime | None = None
+) -> Nominee:
+    """Everything proxy_nominate checks but the signatures, before the form is printed for
+    signing: the form never carries a nomination the desk would then refuse. Writes nothing;
+    proxy_nominate checks it all again under the lock. Returns the nominee as registered
+    (name tidied, ID number normalised)."""
+    if actor.user is None:
+        raise DomainError("Only a signed-in member of the desk can register a proxy.", code="no_user")
+    nominee = _nominee(nominee)
+    _check_nomination(actor, participant, _chosen_draws(draw_ids, lock=False), nominee, now or timezone.now())
+    return nominee
 
 
 def proxy_nominate(
@@ -176,13 +202,8 @@ def proxy_nominate(
         with transaction.atomic():
             nominations = []
             draws = _locked_draws(draw_ids)
-            _check_desk_property(actor, draws, "proxies")
+            _check_nomination(actor, participant, draws, nominee, now)
             for draw in draws:
-                refusal = proxy_refusal(draw=draw, participant=participant, now=now) or _nominee_refusal(
-                    draw, participant, nominee, now
-                )
-                if refusal:
-                    raise DomainError(refusal, code="proxy_refused")
                 nominations.append(
                     ProxyNomination.objects.create(
                         draw=draw,

@@ -6,59 +6,141 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from core.audit import Actor
+from core.errors import DomainError
 from core.forms import submit
 from draws.models import Draw
 from members.models import Member
-from members.staff import staff_act_refusal
-from proxies import pdf, selectors, services
-from proxies.forms import DeclineForm, DeclineWithdrawForm, NominateForm, RevokeForm
+from proxies import drafts, pdf, selectors, services
+from proxies.forms import (
+    NO_SINGLE_MEMBER,
+    DeclineForm,
+    DeclineWithdrawForm,
+    NominateForm,
+    NomineeLookupForm,
+    RevokeForm,
+    SignForm,
+    nominee_member,
+)
 from proxies.models import DeclineRegistration, ProxyNomination
-
-
-def _at_own_properties(user, draws, refused, what: str):
-    """The draws offered, less those at properties the clerk does not work at (members.staff),
-    which join the refused ones with the reason: the service would refuse them."""
-    offered, refused = [], list(refused)
-    for draw in draws:
-        elsewhere = staff_act_refusal(user, draw.property, what=what, done="registered")
-        if elsewhere:
-            refused.append((draw, elsewhere))
-        else:
-            offered.append(draw)
-    return offered, refused
 
 
 @permission_required("proxies.add_proxynomination", raise_exception=True)
 def member_nominate(request, member_id: int):
-    """Nominate a proxy: only the draws the service would accept now are offered."""
+    """Nominate a proxy, step 1: the draws (only those the service would accept now) and the
+    proxy. Checked as the registration will be, then kept as a draft to print and sign."""
     member = get_object_or_404(Member.objects.with_related(), pk=member_id)
-    draws, refused = _at_own_properties(request.user, *selectors.draws_for_proxy(member, timezone.now()), "proxies")
-    form = NominateForm(request.POST or None, draws=draws)
-    nominations = submit(
+    draws, refused = selectors.desk_proxy_choices(member, request.user, timezone.now())
+    draft = drafts.draft_of(request.session, member) if request.method == "GET" else None
+    form = NominateForm(request.POST or None, draws=draws, initial=_draft_initial(draft))
+    nominee = submit(
         request,
         form,
-        lambda: services.proxy_nominate(
+        lambda: services.proxy_nomination_check(
             actor=Actor.from_request(request),
             participant=member,
             draw_ids=form.cleaned_data["draws"],
             nominee=form.cleaned_data["nominee"],
+        ),
+    )
+    if nominee:
+        drafts.draft_save(request.session, participant=member, draw_ids=form.cleaned_data["draws"], nominee=nominee)
+        return redirect("proxies:nominate_sign", member_id=member.pk)
+    context = {"member": member, "draws": draws, "refused": refused, "form": form}
+    return render(request, "proxies/nominate.html", context)
+
+
+def _draft_initial(draft: drafts.Draft | None) -> dict:
+    """Back from the signing step to change a detail: the form as it was (a member proxy by card)."""
+    if draft is None:
+        return {}
+    if draft.nominee.member:
+        return {"draws": draft.draw_ids, "lookup": draft.nominee.member.card_number}
+    nominee = draft.nominee
+    return {
+        "draws": draft.draw_ids,
+        "nominee_name": nominee.name,
+        "nominee_id_type": nominee.id_type,
+        "nominee_id_number": nominee.id_number,
+        "nominee_phone": nominee.phone,
+        "nominee_date_of_birth": nominee.date_of_birth.strftime("%d/%m/%Y") if nominee.date_of_birth else "",
+    }
+
+
+@require_POST
+@permission_required("proxies.add_proxynomination", raise_exception=True)
+def nominee_lookup(request, member_id: int):
+    """The proxy's swipe on the nomination form (static/js/proxy_form.js): who it is, as a piece
+    of the form; the form itself is not sent."""
+    member = get_object_or_404(Member, pk=member_id)
+    form = NomineeLookupForm(request.POST)
+    found = nominee_member(form.cleaned_data["lookup"]) if form.is_valid() else None
+    if not form.is_valid():
+        problem = " ".join(e for errors in form.errors.values() for e in errors)
+    elif found is None:
+        problem = NO_SINGLE_MEMBER
+    elif found.pk == member.pk:
+        found, problem = None, "A participant cannot be their own proxy."
+    else:
+        problem = ""
+    return render(request, "proxies/_nominee_found.html", {"found": found, "problem": problem})
+
+
+@permission_required("proxies.add_proxynomination", raise_exception=True)
+def nominate_sign(request, member_id: int):
+    """Nominate a proxy, step 2: print the form, have both sign it, then register it."""
+    member = get_object_or_404(Member.objects.with_related(), pk=member_id)
+    draft = drafts.draft_of(request.session, member)
+    if draft is None:
+        messages.info(request, "Fill in the proxy's details first.")
+        return redirect("proxies:member_nominate", member_id=member.pk)
+    form = SignForm(request.POST or None)
+
+    def register():
+        if not draft.printed:
+            raise DomainError("Print the form and have both sign it first.", code="not_printed")
+        return services.proxy_nominate(
+            actor=Actor.from_request(request),
+            participant=member,
+            draw_ids=draft.draw_ids,
+            nominee=draft.nominee,
             participant_id_seen=form.cleaned_data["participant_id_seen"],
             nominee_id_seen=form.cleaned_data["nominee_id_seen"],
             form_signed=form.cleaned_data["form_signed"],
-        ),
-    )
+        )
+
+    nominations = submit(request, form, register)
     if nominations:
-        messages.success(request, f"{nominations[0].nominee_name} is {member.full_name}'s proxy. Print the form.")
+        drafts.draft_clear(request.session, member)
+        messages.success(request, f"{nominations[0].nominee_name} is {member.full_name}'s proxy.")
         return redirect("proxies:nomination", nomination_id=nominations[0].pk)
-    context = {"member": member, "draws": draws, "refused": refused, "form": form}
-    return render(request, "proxies/nominate.html", context)
+    draws = Draw.objects.with_related().filter(pk__in=draft.draw_ids).order_by("scheduled_at")
+    nominee = pdf.nominee_words(draft.nominee)
+    context = {"member": member, "draft": draft, "draws": draws, "form": form, "nominee": nominee}
+    return render(request, "proxies/nominate_sign.html", context)
+
+
+@permission_required("proxies.add_proxynomination", raise_exception=True)
+def nominate_form_pdf(request, member_id: int):
+    """The form of the draft, to be signed: nothing registered yet, and it says so."""
+    member = get_object_or_404(Member.objects.with_related(), pk=member_id)
+    draft = drafts.draft_of(request.session, member)
+    if draft is None:
+        messages.info(request, "Fill in the proxy's details first.")
+        return redirect("proxies:member_nominate", member_id=member.pk)
+    body = pdf.draft_form_pdf(
+        participant=member, draw_ids=draft.draw_ids, nominee=draft.nominee, clerk=request.user, at=timezone.now()
+    )
+    drafts.draft_printed(request.session, member)
+    response = HttpResponse(body, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="proxy-form-{member.card_number}.pdf"'
+    return response
 
 
 @permission_required("proxies.add_declineregistration", raise_exception=True)
 def member_decline(request, member_id: int):
     """Register a decline, in person: the swiped member only, no field for anyone else."""
     member = get_object_or_404(Member.objects.with_related(), pk=member_id)
-    draws, refused = _at_own_properties(request.user, *selectors.draws_for_decline(member, timezone.now()), "declines")
+    draws, refused = selectors.desk_decline_choices(member, request.user, timezone.now())
     form = DeclineForm(request.POST or None, draws=draws)
     registrations = submit(
         request,

@@ -88,7 +88,7 @@ def test_a_manager_corrects_a_member_and_the_history_says_what_changed(page, liv
     expect(page.get_by_role("alert").filter(has_text="Saved the last name")).to_be_visible()
     history = page.locator("#member-history")
     # Each change on its own line, in the form's order.
-    expect(history.locator("li").first).to_have_text(
+    expect(history.locator("tr").first).to_have_text(
         re.compile(
             r"Last name: Nkosi → Nkosi-Dube\s*Phone: \+27821234567 → \+27837654321\s*"
             r"App registration: \(empty\) → 01 Mar 2026"

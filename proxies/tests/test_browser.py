@@ -50,9 +50,13 @@ def test_the_desk_swipes_a_member_registers_a_proxy_and_prints_the_form(page, li
     page.get_by_label("Proxy's ID type", exact=True).select_option("sa_id")
     page.get_by_label("Proxy's ID number", exact=True).fill(nominee_id)
     page.get_by_label("Proxy's phone", exact=True).fill("+27821234567")
+    page.get_by_role("button", name="Next: print the form to sign").click()
+    # Printed to be signed first (the clerk's session opens it); registered only once signed.
+    page.wait_for_url(re.compile(r"/nominate/sign/$"))
+    assert page.request.get(page.get_by_role("link", name="Print the form").get_attribute("href")).ok
     page.get_by_label("Participant's ID seen").check()
     page.get_by_label("Proxy's ID seen").check()
-    page.get_by_label("Form signed by both").check()
+    page.get_by_label("The printed form is signed by both").check()
     page.get_by_role("button", name="Register the proxy").click()
 
     page.wait_for_url(re.compile(r"/proxies/nominations/\d+/$"))

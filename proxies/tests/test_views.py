@@ -54,10 +54,16 @@ def _typed_nominee(draw, **overrides):
         "nominee_id_type": "sa_id",
         "nominee_id_number": NOMINEE_ID,
         "nominee_phone": "+27821234567",
-        "participant_id_seen": "on",
-        "nominee_id_seen": "on",
-        "form_signed": "on",
     } | overrides
+
+
+SIGNED = {"participant_id_seen": "on", "nominee_id_seen": "on", "form_signed": "on"}
+
+
+def _print_and_sign(desk, member, signed=SIGNED):
+    """Steps 2 and 3: the form printed (its PDF opened), then the signatures confirmed."""
+    assert desk.get(reverse("proxies:nominate_form_pdf", args=[member.pk]))["Content-Type"] == "application/pdf"
+    return desk.post(reverse("proxies:nominate_sign", args=[member.pk]), signed)
 
 
 def test_the_nominate_page_lists_only_the_draws_that_can_take_a_proxy_now(desk, world):
@@ -75,9 +81,13 @@ def test_the_nominate_page_offers_no_button_once_the_proxy_window_closed(desk, w
     assert b"nominate-button" not in response.content and b'id="no-draws"' in response.content
 
 
-def test_the_desk_nominates_a_typed_in_proxy_and_is_offered_the_form_to_print(desk, world):
+def test_the_desk_nominates_a_typed_in_proxy_prints_the_form_and_registers_it_once_signed(desk, world):
     url = reverse("proxies:member_nominate", args=[world["member"].pk])
-    response = desk.post(url, _typed_nominee(world["draw"]))
+    with time_machine.travel(NOW, tick=False):
+        response = desk.post(url, _typed_nominee(world["draw"]))
+        assert response["Location"] == reverse("proxies:nominate_sign", args=[world["member"].pk])
+        assert not ProxyNomination.objects.exists()  # nothing registered before the form is signed
+        response = _print_and_sign(desk, world["member"])
     nomination = ProxyNomination.objects.get(participant=world["member"])
     assert response.status_code == 302 and response["Location"] == reverse("proxies:nomination", args=[nomination.pk])
     assert (nomination.nominee_name, nomination.nominee_id_number, nomination.nominee_member) == (
@@ -96,6 +106,7 @@ def test_the_desk_finds_a_member_proxy_by_a_card_swipe(desk, world):
     data["lookup"] = ";7000000099?"
     with time_machine.travel(NOW, tick=False):
         desk.post(reverse("proxies:member_nominate", args=[world["member"].pk]), data)
+        _print_and_sign(desk, world["member"])
     nomination = ProxyNomination.objects.get(participant=world["member"])
     assert (nomination.nominee_member, nomination.nominee_name) == (proxy, "Ayanda Zulu")
 
@@ -123,10 +134,9 @@ def test_the_services_refusal_shows_on_the_form_in_its_own_words(desk, world):
 
 
 def test_it_refuses_a_nomination_without_both_ids_seen_and_the_form_signed(desk, world):
-    data = _typed_nominee(world["draw"])
-    del data["form_signed"]
     with time_machine.travel(NOW, tick=False):
-        response = desk.post(reverse("proxies:member_nominate", args=[world["member"].pk]), data)
+        desk.post(reverse("proxies:member_nominate", args=[world["member"].pk]), _typed_nominee(world["draw"]))
+        response = _print_and_sign(desk, world["member"], {k: v for k, v in SIGNED.items() if k != "form_signed"})
     assert "the proxy form signed by both" in response.context["form"].non_field_errors()[0]
     assert not ProxyNomination.objects.exists()
 
@@ -224,10 +234,15 @@ def test_the_draw_page_counts_proxies_and_declines_with_a_link_to_the_register(m
 )
 def test_the_member_page_shows_live_proxies_and_the_buttons_to_the_desk_only(role, buttons, section, client_for, world):
     with time_machine.travel(NOW, tick=False):
+        page = client_for(role).get(reverse("members:detail", args=[world["member"].pk])).content.decode()
+        assert "Nominate a proxy" in page if buttons else "Nominate a proxy" not in page
         nominate(participant=world["member"], draw=world["draw"], now=NOW)
         page = client_for(role).get(reverse("members:detail", args=[world["member"].pk])).content.decode()
     assert ('id="member-proxies"' in page, "Lerato Khumalo" in page) == (section, section)
-    assert ("Nominate a proxy" in page, "Register a decline" in page, "Revoke" in page) == (buttons,) * 3
+    assert ("Register a decline" in page, "Revoke" in page) == (buttons,) * 2
+    # Nominated for the one draw that takes a proxy: no button, the reason in its place.
+    assert "Nominate a proxy" not in page
+    assert ("already nominated Lerato Khumalo" in page) == buttons
 
 
 @pytest.mark.parametrize("role", [PROMOTIONS_MANAGER, AUDITOR, CASH_DESK])
@@ -265,3 +280,41 @@ def test_the_draw_page_of_a_draw_without_proxies_shows_no_proxy_window(manager, 
     assert "None: this promotion has a decline register only" in page
     other = manager.get(reverse("draws:detail", args=[world["draw"].pk])).content.decode()
     assert "None: this promotion has a decline register only" not in other
+
+
+def test_the_register_shows_the_proxys_id_by_its_last_four_only(auditor, world):
+    with time_machine.travel(NOW, tick=False):
+        nomination = nominate(participant=world["member"], draw=world["draw"], now=NOW)
+    page = auditor.get(reverse("proxies:draw_register", args=[world["draw"].pk])).content.decode()
+    printed = auditor.get(reverse("proxies:draw_register", args=[world["draw"].pk]), {"print": "1"}).content.decode()
+    for shown in (page, printed):
+        assert f"South African ID …{nomination.nominee_id_number[-4:]}" in shown
+        assert nomination.nominee_id_number not in shown
+
+
+def test_a_member_in_draws_without_proxies_is_offered_decline_only_with_the_reason(desk, reference_data):
+    # As DayTime PlayTime: the series takes no proxies, only declines.
+    with time_machine.travel(NOW, tick=False):
+        series = make_series(windows=[{"day": -1, "open": "00:00", "close_before": 5}])
+        series.proxies_allowed = False
+        series.save()
+        draw = make_draw(series, NOW + dt.timedelta(hours=2))
+        member = _participant("7000000050", draw)
+        page = desk.get(reverse("members:detail", args=[member.pk])).content.decode()
+        assert 'id="nominate-link"' not in page and 'id="decline-link"' in page
+        assert "No proxy now: Test promotion has no proxies for" in page
+        decline(member=member, draw=draw, now=NOW)
+        page = desk.get(reverse("members:detail", args=[member.pk])).content.decode()
+    assert 'id="decline-link"' not in page and "has already declined to be present" in page
+
+
+def test_no_nominate_button_once_the_proxy_window_closed_nor_without_draws(desk, world):
+    # 11:55: proxies closed at 11:45, 15 minutes before the draw; declines take one until it starts.
+    with time_machine.travel(dt.datetime(2026, 3, 4, 11, 55, tzinfo=SAST), tick=False):
+        page = desk.get(reverse("members:detail", args=[world["member"].pk])).content.decode()
+    assert 'id="nominate-link"' not in page and 'id="decline-link"' in page
+    assert "No proxy now: Proxy nominations for" in page and "closed at Wed 04 Mar 2026 11:45" in page
+    stranger = MemberFactory(card_number="7000000060")
+    page = desk.get(reverse("members:detail", args=[stranger.pk])).content.decode()
+    assert 'id="nominate-link"' not in page and 'id="decline-link"' not in page
+    assert "No proxy now: No draw in the next two days could take a proxy." in page
