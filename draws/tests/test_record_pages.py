@@ -13,7 +13,8 @@ from django.urls import reverse
 
 from draws.models import PickOutcome
 from draws.record import draw_record_files
-from draws.tests.record_helpers import CONDUCTOR, WITNESS, closed_draw, complete, electronic_picks, start
+from draws.tests.record_helpers import CONDUCTOR, WITNESS, at, closed_draw, complete, electronic_picks, start
+from proxies.tests.factories import decline_on_record, nomination_on_record
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +25,11 @@ STAGE = [PickOutcome.NO_SHOW, PickOutcome.PRESENT, DISQUALIFIED, PickOutcome.PRO
 @pytest.fixture
 def running(reference_data):
     draw = start(closed_draw(reference_data))
-    electronic_picks(draw, STAGE)
+    for pick in electronic_picks(draw, STAGE):  # the registers the stage's outcomes rest on
+        if pick.outcome == PickOutcome.PROXY_PRESENT:
+            nomination_on_record(draw=draw, member=pick.member, at=at(10, 0))
+        elif pick.outcome == PickOutcome.DECLINED:
+            decline_on_record(draw=draw, member=pick.member, at=at(10, 5))
     return draw
 
 
