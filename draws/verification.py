@@ -575,8 +575,6 @@ class _Registers:
             return
         if end is not None and end < start:
             self.problems.append(f"{where}: revoked at {_moment(item['revoked_at'])}, before it was registered")
-        if (end is None) != (item["revoked_by"] is None):
-            self.problems.append(f"{where}: revoked_at and revoked_by are not both set or both null")
         if section == "nominations" and len(item["nominee_id_last4"]) > _LAST4:
             self.problems.append(f"{where}: the nominee's ID number is kept whole, not only its last four")
         self.spans[section].setdefault(item["member_id"], []).append(_Span(item, start, end))

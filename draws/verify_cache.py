@@ -29,7 +29,7 @@ from draws.models import Draw, DrawPick, DrawStatus, RapsList
 
 Report = TypeVar("Report")
 
-VERSION = "3"  # of what compute() returns: bump it when the checks change (3: record format 2)
+VERSION = "4"  # of what compute() returns: bump it when the checks change (3: format 2; 4: registers)
 KEEP_SECONDS = 30 * 24 * 3600  # a complete draw's report; recomputed after that, or if evicted
 LOCK_SECONDS = 120  # a lock left by a press whose process died frees itself after this
 WAIT_SECONDS = 60  # a press waits this long for another's report, then computes its own

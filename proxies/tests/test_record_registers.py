@@ -284,15 +284,19 @@ def test_registers_out_of_shape_fail_the_record(run, change, said):
     assert not line_of(report, "Record").holds and said in line_of(report, "Record").detail
 
 
-def test_a_whole_id_number_or_a_time_without_offset_in_the_registers_does_not_hold(run):
+def test_a_whole_id_number_a_time_without_offset_or_two_live_at_once_in_the_registers_do_not_hold(run):
     _, _, files = run
 
     def spoil(record):
         record["registers"]["nominations"][0]["nominee_id_last4"] = NOMINEE.id_number
         record["registers"]["declines"][0]["registered_at"] = "2025-10-15T10:00:00"
+        twice = dict(record["registers"]["nominations"][0], registered_at="2025-10-15T11:00:00+02:00")
+        record["registers"]["nominations"].append(twice)
 
     line = line_of(verify_record(edit(files.json, spoil), files.entries), "Registers")
     assert not line.holds
+    member = json.loads(files.json)["registers"]["nominations"][0]["member_id"]
+    assert f"member {member} has two nominations live at once" in line.detail
     assert "registers.nominations item 1: the nominee's ID number is kept whole, not only its last four" in line.detail
     assert "registers.declines item 1: registered_at '2025-10-15T10:00:00' is not a time with its offset" in line.detail
 
