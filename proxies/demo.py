@@ -92,12 +92,12 @@ def _entrants(draw: Draw) -> list[Member]:
 
 
 def _nominate(draw: Draw, participant: Member, clerk: Actor, now: dt.datetime) -> bool:
-    """Nominate a demo member who is not in the draw (they swipe their card at the desk): the
-    first the service accepts (one may be excluded or under 18). The participant and the window
-    were checked first, so a refusal here is the nominee's."""
+    """Nominate a demo member who is not in the draw and stands in for nobody else (they swipe
+    their card at the desk): the first the service accepts (one may be excluded or under 18).
+    The participant and the window were checked first, so a refusal here is the nominee's."""
     candidates = (
         Member.objects.exclude(activations__draw=draw)
-        .exclude(nominations_received__draw=draw)
+        .exclude(nominations_received__isnull=False)  # one demo proxy per person, across the casinos
         .exclude(pk=participant.pk)
         .order_by("pk")[:NOMINEE_TRIES]
     )
