@@ -212,10 +212,10 @@ def registers_section(draw: Draw) -> dict:
     (docs/draw-records-registers.md): what a verifier holds declined, proxy_present and
     no_show outcomes to. Registrations of members who never entered say nothing about a pick."""
     found = registers.registrations(draw)
-    entrants = _entrants(draw, {r.member_id for r in [*found.nominations, *found.declines]})
+    entrants = _entrants(draw, {r.member_id for r in [*found.proxy, *found.decline]})
     return {
-        "nominations": [_registration(r, nomination=True) for r in found.nominations if r.member_id in entrants],
-        "declines": [_registration(r, nomination=False) for r in found.declines if r.member_id in entrants],
+        "proxy": [_registration(r, nomination=True) for r in found.proxy if r.member_id in entrants],
+        "decline": [_registration(r, nomination=False) for r in found.decline if r.member_id in entrants],
     }
 
 

@@ -55,10 +55,11 @@ class Registration:
 
 @dataclass(frozen=True)
 class Registrations:
-    """A draw's nominations and declines, live and revoked, in the order they were registered."""
+    """A draw's proxy register (its nominations) and decline register, live and revoked, each in
+    the order they were registered."""
 
-    nominations: list[Registration] = field(default_factory=list)
-    declines: list[Registration] = field(default_factory=list)
+    proxy: list[Registration] = field(default_factory=list)
+    decline: list[Registration] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

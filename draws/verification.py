@@ -186,7 +186,8 @@ _DECLINE_SHAPE = {
     "revoked_by": (str, None),
 }
 _NOMINATION_SHAPE = {**_DECLINE_SHAPE, "nominee_name": str, "nominee_id_last4": str}
-_REGISTERS = (("nominations", _NOMINATION_SHAPE), ("declines", _DECLINE_SHAPE))
+_REGISTERS = (("proxy", _NOMINATION_SHAPE), ("decline", _DECLINE_SHAPE))  # the proxy and decline registers
+_REGISTER_WORDS = {"proxy": "proxy nominations", "decline": "decline registrations"}
 _REF_SHAPE = {"draw": int, "k": int, "pool": (str, None)}
 
 
@@ -543,12 +544,12 @@ class _Span:
 
 
 class _Registers:
-    """What the record's registers say, by member: each one's nominations and declines as spans."""
+    """What the record's registers say, by member: each one's proxy nominations and declines as spans."""
 
     def __init__(self, record: dict) -> None:
         self.present = "registers" in record
         self.problems: list[str] = []
-        self.spans: dict[str, dict[int, list[_Span]]] = {"nominations": {}, "declines": {}}
+        self.spans: dict[str, dict[int, list[_Span]]] = {"proxy": {}, "decline": {}}
         self.counts: dict[str, tuple[int, int]] = {}
         if not self.present:
             return
@@ -562,7 +563,7 @@ class _Registers:
                 spans.sort(key=lambda span: span.start)
                 for before, after in itertools.pairwise(spans):
                     if before.end is None or after.start < before.end:
-                        self.problems.append(f"member {member_id} has two {section} live at once")
+                        self.problems.append(f"member {member_id} has two {_REGISTER_WORDS[section]} live at once")
 
     def _read(self, section: str, number: int, item: dict) -> None:
         where = f"registers.{section} item {number}"
@@ -575,7 +576,7 @@ class _Registers:
             return
         if end is not None and end < start:
             self.problems.append(f"{where}: revoked at {_moment(item['revoked_at'])}, before it was registered")
-        if section == "nominations" and len(item["nominee_id_last4"]) > _LAST4:
+        if section == "proxy" and len(item["nominee_id_last4"]) > _LAST4:
             self.problems.append(f"{where}: the nominee's ID number is kept whole, not only its last four")
         self.spans[section].setdefault(item["member_id"], []).append(_Span(item, start, end))
 
@@ -594,8 +595,8 @@ class _Registers:
             return f"{total} {one if total == 1 else many} ({revoked} revoked)"
 
         return (
-            f"{count('nominations', 'proxy nomination', 'proxy nominations')} and "
-            f"{count('declines', 'decline', 'declines')} of the draw's entrants"
+            f"{count('proxy', 'proxy nomination', 'proxy nominations')} and "
+            f"{count('decline', 'decline registration', 'decline registrations')} of the draw's entrants"
         )
 
 
@@ -867,16 +868,16 @@ class _PickChecker:
             return
         at = f"at {_clock(moment)} (the pick's time)"
         if outcome == "declined":
-            span = self.registers.live("declines", member_id, moment)
+            span = self.registers.live("decline", member_id, moment)
             if span is None:
-                why = self.registers.why_none("declines", member_id, moment)
+                why = self.registers.why_none("decline", member_id, moment)
                 problems.append(f"declined, but member {member_id} had no live decline {at}: {why}")
             else:
                 said.append(f"on the decline register since {_moment(span.item['registered_at'])}")
         elif outcome == "proxy_present":
-            span = self.registers.live("nominations", member_id, moment)
+            span = self.registers.live("proxy", member_id, moment)
             if span is None:
-                why = self.registers.why_none("nominations", member_id, moment)
+                why = self.registers.why_none("proxy", member_id, moment)
                 problems.append(f"proxy_present, but member {member_id} had no live proxy nomination {at}: {why}")
             else:
                 item = span.item
@@ -885,7 +886,7 @@ class _PickChecker:
                     f"{_moment(item['registered_at'])}"
                 )
         else:
-            span = self.registers.live("declines", member_id, moment)
+            span = self.registers.live("decline", member_id, moment)
             if span is not None:
                 problems.append(
                     f"no_show, but member {member_id} was on the decline register {at} (since "

@@ -65,7 +65,7 @@ def registrations(draw) -> Registrations:
     )
     declines = DeclineRegistration.objects.filter(draw=draw).select_related("member", *related)
     return Registrations(
-        nominations=[
+        proxy=[
             Registration(
                 member_id=n.participant_id,
                 card_number=n.participant.card_number,
@@ -78,7 +78,7 @@ def registrations(draw) -> Registrations:
             )
             for n in nominations
         ],
-        declines=[
+        decline=[
             Registration(
                 member_id=d.member_id,
                 card_number=d.member.card_number,

@@ -135,7 +135,7 @@ def test_draw_night_runs_end_to_end_and_its_record_verifies(demo, logins):
         )
     assert draw.status == DrawStatus.DRAWN
     record = json.loads(record_json(draw))
-    assert [n["member_id"] for n in record["registers"]["nominations"]] == [represented]
-    assert [d["member_id"] for d in record["registers"]["declines"]] == [decliner]
+    assert [n["member_id"] for n in record["registers"]["proxy"]] == [represented]
+    assert [d["member_id"] for d in record["registers"]["decline"]] == [decliner]
     report = draw_verify(draw)
     assert report.holds, report.text()

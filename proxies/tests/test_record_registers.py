@@ -103,14 +103,14 @@ def test_the_record_holds_the_registers_of_the_draw_without_whole_id_numbers(run
     assert list(record)[-1] == "registers"
     user = DeclineRegistration.objects.get(draw=draw).registered_by.username
     assert record["registers"] == {
-        "nominations": [
+        "proxy": [
             {
                 "member_id": b.pk,
                 "card_number": b.card_number,
                 "nominee_name": "Lerato Khumalo",
                 "nominee_id_last4": NOMINEE.id_number[-4:],
                 "registered_at": "2025-10-15T10:05:00+02:00",
-                "registered_by": record["registers"]["nominations"][0]["registered_by"],
+                "registered_by": record["registers"]["proxy"][0]["registered_by"],
                 "revoked_at": None,
                 "revoked_by": None,
             },
@@ -120,12 +120,12 @@ def test_the_record_holds_the_registers_of_the_draw_without_whole_id_numbers(run
                 "nominee_name": "Sipho Dube",
                 "nominee_id_last4": OTHER_NOMINEE.id_number[-4:],
                 "registered_at": "2025-10-15T10:05:00+02:00",
-                "registered_by": record["registers"]["nominations"][1]["registered_by"],
+                "registered_by": record["registers"]["proxy"][1]["registered_by"],
                 "revoked_at": "2025-10-15T10:10:00+02:00",
-                "revoked_by": record["registers"]["nominations"][1]["revoked_by"],
+                "revoked_by": record["registers"]["proxy"][1]["revoked_by"],
             },
         ],
-        "declines": [
+        "decline": [
             {
                 "member_id": a.pk,
                 "card_number": a.card_number,
@@ -136,8 +136,8 @@ def test_the_record_holds_the_registers_of_the_draw_without_whole_id_numbers(run
             }
         ],
     }
-    assert all(n["registered_by"] and n["registered_by"] != "None" for n in record["registers"]["nominations"])
-    assert record["registers"]["nominations"][1]["revoked_by"]
+    assert all(n["registered_by"] and n["registered_by"] != "None" for n in record["registers"]["proxy"])
+    assert record["registers"]["proxy"][1]["revoked_by"]
     assert NOMINEE.id_number not in files.json.decode() and OTHER_NOMINEE.id_number not in files.json.decode()
     for member in (a, b, c):
         assert member.id_number not in files.json.decode()
@@ -149,7 +149,7 @@ def test_a_registration_of_someone_who_never_entered_is_left_out(run):
     nominee = nominee_for(name="Zanele Mahlangu", born=dt.date(1979, 2, 2))
     nomination_on_record(draw=draw, member=outsider, at=NOMINATED_AT, nominee=nominee)
     record = json.loads(draw_record_files(draw).json)
-    assert outsider.pk not in {n["member_id"] for n in record["registers"]["nominations"]}
+    assert outsider.pk not in {n["member_id"] for n in record["registers"]["proxy"]}
 
 
 def test_a_true_record_holds_from_the_files_and_from_the_database(run):
@@ -158,7 +158,7 @@ def test_a_true_record_holds_from_the_files_and_from_the_database(run):
     report = verify_record(files.json, files.entries)
     assert report.holds, report.text()
     assert line_of(report, "Registers").detail == (
-        "2 proxy nominations (1 revoked) and 1 decline (0 revoked) of the draw's entrants"
+        "2 proxy nominations (1 revoked) and 1 decline registration (0 revoked) of the draw's entrants"
     )
     assert "on the decline register since Wed 15 Oct 2025 10:00" in pick_line(report, record, a, "declined").detail
     proxy = pick_line(report, record, b, "proxy_present").detail
@@ -170,7 +170,7 @@ def test_a_true_record_holds_from_the_files_and_from_the_database(run):
 
 def test_a_declined_pick_without_a_decline_on_record_does_not_hold(run):
     _, (a, _, _), files = run
-    tampered = edit(files.json, lambda r: r["registers"].update(declines=[]))
+    tampered = edit(files.json, lambda r: r["registers"].update(decline=[]))
     report = verify_record(tampered, files.entries)
     line = pick_line(report, json.loads(tampered), a, "declined")
     assert not report.holds and not line.holds
@@ -183,7 +183,7 @@ def test_a_proxy_present_after_the_nomination_was_revoked_does_not_hold(run):
     _, (_, b, _), files = run
 
     def revoke(record):
-        nomination = record["registers"]["nominations"][0]
+        nomination = record["registers"]["proxy"][0]
         nomination.update(revoked_at="2025-10-15T12:00:00+02:00", revoked_by="desk.dlamini")
 
     tampered = edit(files.json, revoke)
@@ -196,9 +196,7 @@ def test_a_proxy_present_after_the_nomination_was_revoked_does_not_hold(run):
 
 def test_a_proxy_present_before_the_nomination_was_registered_does_not_hold(run):
     _, (_, b, _), files = run
-    tampered = edit(
-        files.json, lambda r: r["registers"]["nominations"][0].update(registered_at="2025-10-15T14:00:00+02:00")
-    )
+    tampered = edit(files.json, lambda r: r["registers"]["proxy"][0].update(registered_at="2025-10-15T14:00:00+02:00"))
     line = pick_line(verify_record(tampered, files.entries), json.loads(tampered), b, "proxy_present")
     assert not line.holds and line.detail.endswith("registered only at 14:00:00")
 
@@ -207,7 +205,7 @@ def test_a_no_show_of_a_decliner_does_not_hold(run):
     _, (_, _, c), files = run
 
     def declined_too(record):
-        record["registers"]["declines"].append(
+        record["registers"]["decline"].append(
             {
                 "member_id": c.pk,
                 "card_number": c.card_number,
@@ -271,10 +269,10 @@ def test_a_format_2_record_without_registers_or_outcomes_resting_on_them_still_h
     ("change", "said"),
     [
         (lambda r: r.update(registers=[]), '"registers" is not an object'),
-        (lambda r: r["registers"].pop("declines"), '"registers.declines" is missing or not a list'),
+        (lambda r: r["registers"].pop("decline"), '"registers.decline" is missing or not a list'),
         (
-            lambda r: r["registers"]["declines"][0].pop("revoked_at"),
-            '"revoked_at" of registers.declines item 1 is missing or not a text or null',
+            lambda r: r["registers"]["decline"][0].pop("revoked_at"),
+            '"revoked_at" of registers.decline item 1 is missing or not a text or null',
         ),
     ],
 )
@@ -288,17 +286,17 @@ def test_a_whole_id_number_a_time_without_offset_or_two_live_at_once_in_the_regi
     _, _, files = run
 
     def spoil(record):
-        record["registers"]["nominations"][0]["nominee_id_last4"] = NOMINEE.id_number
-        record["registers"]["declines"][0]["registered_at"] = "2025-10-15T10:00:00"
-        twice = dict(record["registers"]["nominations"][0], registered_at="2025-10-15T11:00:00+02:00")
-        record["registers"]["nominations"].append(twice)
+        record["registers"]["proxy"][0]["nominee_id_last4"] = NOMINEE.id_number
+        record["registers"]["decline"][0]["registered_at"] = "2025-10-15T10:00:00"
+        twice = dict(record["registers"]["proxy"][0], registered_at="2025-10-15T11:00:00+02:00")
+        record["registers"]["proxy"].append(twice)
 
     line = line_of(verify_record(edit(files.json, spoil), files.entries), "Registers")
     assert not line.holds
-    member = json.loads(files.json)["registers"]["nominations"][0]["member_id"]
-    assert f"member {member} has two nominations live at once" in line.detail
-    assert "registers.nominations item 1: the nominee's ID number is kept whole, not only its last four" in line.detail
-    assert "registers.declines item 1: registered_at '2025-10-15T10:00:00' is not a time with its offset" in line.detail
+    member = json.loads(files.json)["registers"]["proxy"][0]["member_id"]
+    assert f"member {member} has two proxy nominations live at once" in line.detail
+    assert "registers.proxy item 1: the nominee's ID number is kept whole, not only its last four" in line.detail
+    assert "registers.decline item 1: registered_at '2025-10-15T10:00:00' is not a time with its offset" in line.detail
 
 
 def _run_alone(*args: str) -> subprocess.CompletedProcess:
@@ -316,8 +314,8 @@ def test_the_auditor_alone_checks_the_registers(run, tmp_path):
     json_path.write_bytes(files.json)
     good = _run_alone("-m", "draws.verification", str(json_path), str(entries_path))
     assert good.returncode == 0, good.stdout + good.stderr
-    assert "Registers: 2 proxy nominations (1 revoked) and 1 decline (0 revoked)" in good.stdout
-    json_path.write_bytes(edit(files.json, lambda r: r["registers"].update(declines=[])))
+    assert "Registers: 2 proxy nominations (1 revoked) and 1 decline registration (0 revoked)" in good.stdout
+    json_path.write_bytes(edit(files.json, lambda r: r["registers"].update(decline=[])))
     bad = _run_alone("-m", "draws.verification", str(json_path), str(entries_path))
     assert bad.returncode == 1
     assert f"declined, but member {a.pk} had no live decline at 13:" in bad.stdout and "DOES NOT HOLD" in bad.stdout
