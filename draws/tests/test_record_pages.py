@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from draws.models import PickOutcome
 from draws.record import draw_record_files
+from draws.tests.builders import pin_seed
 from draws.tests.record_helpers import CONDUCTOR, WITNESS, at, closed_draw, complete, electronic_picks, start
 from proxies.tests.factories import decline_on_record, nomination_on_record
 
@@ -24,13 +25,27 @@ STAGE = [PickOutcome.NO_SHOW, PickOutcome.PRESENT, DISQUALIFIED, PickOutcome.PRO
 
 @pytest.fixture
 def running(reference_data):
-    draw = start(closed_draw(reference_data))
+    draw = closed_draw(reference_data)
+    # Five different members for the five outcomes: a no-show picked again and then declined
+    # would be a decliner's no-show, which Verify rightly refuses.
+    pin_seed(draw, different_owners(draw), picks=len(STAGE))
+    draw = start(draw)
     for pick in electronic_picks(draw, STAGE):  # the registers the stage's outcomes rest on
         if pick.outcome == PickOutcome.PROXY_PRESENT:
             nomination_on_record(draw=draw, member=pick.member, at=at(10, 0))
         elif pick.outcome == PickOutcome.DECLINED:
             decline_on_record(draw=draw, member=pick.member, at=at(10, 5))
     return draw
+
+
+def different_owners(draw):
+    ranges = list(draw.activations.values_list("first_serial", "last_serial", "member_id"))
+
+    def wanted(serials) -> bool:
+        owners = [next(member for first, last, member in ranges if first <= serial <= last) for serial in serials]
+        return len(set(owners)) == len(owners)
+
+    return wanted
 
 
 @pytest.fixture
