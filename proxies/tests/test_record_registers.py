@@ -319,3 +319,14 @@ def test_the_auditor_alone_checks_the_registers(run, tmp_path):
     bad = _run_alone("-m", "draws.verification", str(json_path), str(entries_path))
     assert bad.returncode == 1
     assert f"declined, but member {a.pk} had no live decline at 13:" in bad.stdout and "DOES NOT HOLD" in bad.stdout
+
+
+def test_the_shipped_spec_gives_the_fields_the_export_writes(run):
+    """docs/draw-records-registers.md's example has exactly the exported keys, in their order."""
+    _, _, files = run
+    text = (settings.BASE_DIR / "docs" / "draw-records-registers.md").read_text(encoding="utf-8")
+    example = json.loads("{" + text.split("```json\n", 1)[1].split("```", 1)[0] + "}")["registers"]
+    exported = json.loads(files.json)["registers"]
+    assert list(example) == list(exported) == ["proxy", "decline"]
+    for register in ("proxy", "decline"):
+        assert list(example[register][0]) == list(exported[register][0])
