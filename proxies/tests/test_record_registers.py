@@ -23,6 +23,7 @@ from draws.tests.builders import MANAGER, add_entries
 from draws.tests.factories import make_draw
 from draws.tests.record_helpers import edit
 from draws.verification import verify_record
+from draws.verify_cache import cached_verify
 from members.tests.factories import MemberFactory
 from promotions.tests.factories import make_series
 from proxies.models import DeclineRegistration
@@ -330,3 +331,13 @@ def test_the_shipped_spec_gives_the_fields_the_export_writes(run):
     assert list(example) == list(exported) == ["proxy", "decline"]
     for register in ("proxy", "decline"):
         assert list(example[register][0]) == list(exported[register][0])
+
+
+def test_verify_kept_for_a_complete_draw_sees_a_register_changed_in_its_table(run):
+    """The page's Verify keeps a complete draw's report (draws.verify_cache): the registers are
+    part of the record it fingerprints, so a decline withdrawn behind the services' back is seen."""
+    draw, (a, _, _), _ = run
+    assert cached_verify(draw, lambda: draw_verify(draw)).holds
+    DeclineRegistration.objects.filter(draw=draw).update(revoked_at=DECLINED_AT + dt.timedelta(hours=1))
+    again = cached_verify(draw, lambda: draw_verify(draw))
+    assert any(f"declined, but member {a.pk} had no live decline" in line.detail for line in again.failures)
