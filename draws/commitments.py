@@ -11,6 +11,10 @@ record that verifies). So the record's entry-list hash and seed hash are also he
 - the audit log (append-only): the first `draw.entries_frozen` event of the draw; for a RAPS
   session, the last `draw.raps_list_uploaded` event before `draw.started`.
 
+The record checked is exported afresh from the database, registers included
+(docs/draw-records-registers.md): a nomination or decline changed in its table behind the
+services' back shows at the pick whose outcome rests on it.
+
 draw_verify(draw) is the one entry point: the Verify page and `manage.py verify_draw` call it;
 draws_verify(draws) checks several together (refs to other draws, win-once across them). The
 entry list is streamed from the database into the verifier: memory does not grow with it.

@@ -1,7 +1,7 @@
 """A demo promotion whose draws sit around now, so that a newcomer running `make run` can try
 every journey at once: a ticket window open now, a draw three hours ahead (later today unless
 it is late evening) and one a day after it. draws/demo_runs.py adds, at each property, a draw
-run yesterday evening and a closed one waiting for Start."""
+run yesterday evening and a closed one waiting for Start this evening."""
 
 import datetime as dt
 
@@ -31,6 +31,9 @@ def demo_definition(now: dt.datetime) -> PromotionDef:
             draws=draws,
             # Open from midnight before the draw day, so the window is open now whatever the hour.
             windows=[{"day": -1, "open": "00:00", "close_before": 5}],
+            # Proxy forms from midnight of the draw day (the seeds say 08h00), so the demo can
+            # register tonight's proxy at any hour of the draw day (proxies/demo.py).
+            proxies_open="00:00",
             tiers=ALL_TIERS,
             winners=5,
             win_once="day",

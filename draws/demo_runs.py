@@ -1,6 +1,7 @@
 """Draws already run and a draw ready to run, for `make run` (issue 8): at each property of the
 demo promotion, an electronic draw completed yesterday evening (a no-show and its redraw among
-the picks, the seed revealed) and a closed one waiting for Start later today.
+the picks, the seed revealed) and a closed one waiting for Start this evening (its entries
+frozen; proxies/demo.py then registers a proxy and a decline among its entrants, issue 13).
 
 Everything goes through the services the eHost, the tick and a manager use, each given the
 moment it happens, so the records read as if the evening took place. Idempotent: a draw that
@@ -29,7 +30,8 @@ from promotions.models import DrawMethod, DrawSeries
 ENTRANTS = 12  # per draw: enough for five winners, a no-show and the odd automatic redraw
 # Off the hour: the demo promotion's own draws sit on the hour (one-draw-per-moment constraint).
 COMPLETED_AT = dt.time(19, 30)  # yesterday evening
-WAITING_AFTER = dt.timedelta(hours=3)  # the tick starts a due draw by itself: keep it ahead
+TONIGHT = dt.time(20, 30)  # draw night: the waiting draw's time this evening
+WAITING_AFTER = dt.timedelta(hours=3)  # the tick starts a due draw by itself: keep it this far ahead
 ACTIVATION_EVERY = dt.timedelta(minutes=20)
 OUTCOME_EVERY = dt.timedelta(seconds=90)  # the stage's 90 seconds to present
 WITNESS = "Thandi Nkosi (Gambling Board inspector)"
@@ -87,7 +89,7 @@ def _completed_yesterday(series: DrawSeries, *, now: dt.datetime, actor: Actor) 
 def _waiting_for_start(series: DrawSeries, *, now: dt.datetime, actor: Actor) -> bool:
     if series.draws.filter(status=DrawStatus.CLOSED, scheduled_at__gt=now).exists():
         return False
-    at = (timezone.localtime(now) + WAITING_AFTER).replace(minute=30, second=0, microsecond=0)
+    at = waiting_draw_time(now)
     while series.draws.filter(scheduled_at=at).exists():  # a demo draw run earlier at that moment
         at += dt.timedelta(hours=1)
     # Entries already frozen: one window that closed a minute ago.
@@ -97,6 +99,15 @@ def _waiting_for_start(series: DrawSeries, *, now: dt.datetime, actor: Actor) ->
     _activate(draw, first_at=opens + dt.timedelta(minutes=10), skip=ENTRANTS)
     draw_close_window(draw_id=draw.pk, now=closes)
     return True
+
+
+def waiting_draw_time(now: dt.datetime) -> dt.datetime:
+    """This evening at 20h30; later in the evening (or after midnight), three hours ahead at half
+    past the hour, so the tick does not start it before a newcomer gets to it."""
+    local = timezone.localtime(now)
+    tonight = timezone.make_aware(dt.datetime.combine(local.date(), TONIGHT))
+    ahead = (local + WAITING_AFTER).replace(minute=30, second=0, microsecond=0)
+    return max(tonight, ahead)
 
 
 def _activate(draw: Draw, *, first_at: dt.datetime, skip: int) -> None:

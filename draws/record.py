@@ -1,4 +1,5 @@
-"""The exported record of a draw: the two files of DRAWS.md §6 (format 2), byte for byte.
+"""The exported record of a draw: the two files of DRAWS.md §6 (format 2), byte for byte, with
+the draw's registers (docs/draw-records-registers.md, the addition to §6).
 
 `manage.py export_draw_record`, the record page's downloads and `verify_draw` all take their
 bytes from here (record_json and entries_chunks), so what an auditor downloads is exactly what
@@ -13,12 +14,14 @@ from typing import NamedTuple
 
 from django.utils import timezone
 
-from draws.models import WINNING_OUTCOMES, Draw, DrawPick, RapsList
+from draws import registers
+from draws.models import WINNING_OUTCOMES, Draw, DrawPick, RapsEntry, RapsList
 from promotions.models import DrawMethod, WinOnceScope
 
 RECORD_FORMAT = 2
 SOFTWARE_NAME = "promodesk"
 SPEC_PATH = "docs/draw-records.md"  # DRAWS.md, shipped with the project for auditors outside
+REGISTERS_SPEC_PATH = "docs/draw-records-registers.md"  # our addition to §6: the registers
 CHUNK_BYTES = 64 * 1024
 ROWS_PER_FETCH = 5000
 # DRAWS.md §3 outcomes whose redraw rests on an earlier pick (the record names it: "ref").
@@ -177,8 +180,47 @@ def _pick(pick: DrawPick, ref: dict | None = None) -> dict:
     }
 
 
+def _entrants(draw: Draw, member_ids: set[int]) -> set[int]:
+    """Which of these members are entrants: they hold tickets in the draw or (RAPS) a row of its
+    active-player list. One read for the few registered members, never the whole entry list."""
+    if not member_ids:
+        return set()
+    if draw.method == DrawMethod.RAPS:
+        raps_list = _raps_list(draw)
+        if raps_list is None:
+            return set()
+        rows = RapsEntry.objects.filter(raps_list=raps_list, member_id__in=member_ids)
+    else:
+        rows = draw.activations.filter(member_id__in=member_ids)
+    return set(rows.values_list("member_id", flat=True))
+
+
+def _registration(registration: registers.Registration, *, nomination: bool) -> dict:
+    item = {"member_id": registration.member_id, "card_number": registration.card_number}
+    if nomination:
+        item |= {"nominee_name": registration.nominee_name, "nominee_id_last4": registration.nominee_id_last4}
+    return item | {
+        "registered_at": _iso(registration.registered_at),
+        "registered_by": registration.registered_by,
+        "revoked_at": _iso(registration.revoked_at),
+        "revoked_by": registration.revoked_by or None,
+    }
+
+
+def registers_section(draw: Draw) -> dict:
+    """The draw's nominations and declines, live and revoked, of its entrants only
+    (docs/draw-records-registers.md): what a verifier holds declined, proxy_present and
+    no_show outcomes to. Registrations of members who never entered say nothing about a pick."""
+    found = registers.registrations(draw)
+    entrants = _entrants(draw, {r.member_id for r in [*found.proxy, *found.decline]})
+    return {
+        "proxy": [_registration(r, nomination=True) for r in found.proxy if r.member_id in entrants],
+        "decline": [_registration(r, nomination=False) for r in found.decline if r.member_id in entrants],
+    }
+
+
 def draw_record(draw: Draw, picks: list[DrawPick]) -> dict:
-    """The record as a dict in §6's key order (the JSON keeps it)."""
+    """The record as a dict in §6's key order (the JSON keeps it), then the registers."""
     entries = entries_summary(draw)
     refs = pick_refs(draw, picks)
     return {
@@ -211,6 +253,7 @@ def draw_record(draw: Draw, picks: list[DrawPick]) -> dict:
             for p in picks
             if p.outcome in WINNING_OUTCOMES
         ],
+        "registers": registers_section(draw),
     }
 
 

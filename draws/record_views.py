@@ -14,6 +14,7 @@ from draws import certificate
 from draws.commitments import draw_verify, raps_uploads
 from draws.models import Draw
 from draws.record import (
+    REGISTERS_SPEC_PATH,
     SPEC_PATH,
     entries_chunks,
     entries_summary,
@@ -51,6 +52,7 @@ def record(request, draw_id: int):
         "picks": picks,
         "winners_count": sum(pick.is_winner() for pick in picks),
         "spec_path": SPEC_PATH,
+        "registers_spec_path": REGISTERS_SPEC_PATH,
     }
     return render(request, "draws/record.html", context)
 

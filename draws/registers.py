@@ -3,12 +3,13 @@
 proxies sits above draws and keeps those registers; draws never imports it. proxies fills this
 registry in its AppConfig.ready() (as members.lookup_targets is filled by the apps above
 members), and draws asks it: a live nomination of a winner, a live decline, whether a member is
-the live proxy of another participant. With no provider registered (draws alone), the registers
-are empty.
+the live proxy of another participant, and every registration of a draw (live or revoked) for
+its exported record. With no provider registered (draws alone), the registers are empty.
 """
 
+import datetime as dt
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,31 @@ class RegisterCounts:
 
 
 @dataclass(frozen=True)
+class Registration:
+    """One nomination or decline of a draw as the record keeps it (docs/draw-records-registers.md):
+    who, when, by whom, and whether and when it was revoked. A nomination also names its nominee
+    (the name and the ID number's last four: never the whole number)."""
+
+    member_id: int
+    card_number: str
+    registered_at: dt.datetime
+    registered_by: str
+    revoked_at: dt.datetime | None = None
+    revoked_by: str = ""
+    nominee_name: str = ""
+    nominee_id_last4: str = ""
+
+
+@dataclass(frozen=True)
+class Registrations:
+    """A draw's proxy register (its nominations) and decline register, live and revoked, each in
+    the order they were registered."""
+
+    proxy: list[Registration] = field(default_factory=list)
+    decline: list[Registration] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
 class Provider:
     # (draw, member) -> the member's live nomination for this draw, or None
     live_nomination: Callable[..., NominationInfo | None]
@@ -46,6 +72,8 @@ class Provider:
     proxy_of: Callable[..., ProxyOf | None]
     # (draw ids) -> {draw id: RegisterCounts} of the live nominations and declines, in one read
     counts: Callable[..., dict[int, "RegisterCounts"]]
+    # (draw) -> every nomination and decline of the draw, revoked ones included
+    registrations: Callable[..., Registrations]
 
 
 _provider: Provider | None = None
@@ -72,3 +100,8 @@ def counts(draw_ids) -> dict[int, RegisterCounts]:
     """Each draw's live nominations and declines (a draw without any is left out)."""
     ids = list(draw_ids)
     return _provider.counts(ids) if _provider and ids else {}
+
+
+def registrations(draw) -> Registrations:
+    """Every nomination and decline of the draw, live or revoked (the exported record's registers)."""
+    return _provider.registrations(draw) if _provider else Registrations()

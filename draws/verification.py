@@ -1,4 +1,5 @@
-"""Check a draw's exported record from its two files alone (DRAWS.md §6, format 2).
+"""Check a draw's exported record from its two files alone (DRAWS.md §6, format 2, and its
+registers, docs/draw-records-registers.md).
 
 Pure Python: the standard library and draws/selection.py, no Django and no database, so an
 auditor can copy the two modules and run
@@ -14,13 +15,15 @@ What is checked, in order: the selection code against DRAWS.md §2's test vector
 trusted); the record's format (2; a format-1 record is only said to be one); the software that
 ran the draw; the entry list's SHA-256 and form (ranges 1..N without gaps, or a RAPS list in its
 canonical order meeting the session's minimum spend and excluded devices); the revealed seed
-against its committed SHA-256; each pick: its k (1, 2, 3, ... per draw, per pool in RAPS), its
-serial (electronic: the one §2 gives for k; RAPS: the row §5 gives; manual: an activated serial
-not drawn before), its owner, its outcome (an automatic redraw is justified by the earlier pick
-its "ref" names; a winner is not a second win of one member); that the winners are exactly the
-picks with a winning outcome (pool included); and that a complete record has its completion
-time, its seed and its winners per pool (or the reason it ended short), with no pick after its
-last winning pick.
+against its committed SHA-256; the registers (a record exported before they were added holds
+none: it fails for that only when an outcome rests on them); each pick: its k (1, 2, 3, ... per
+draw, per pool in RAPS), its serial (electronic: the one §2 gives for k; RAPS: the row §5 gives;
+manual: an activated serial not drawn before), its owner, its outcome (an automatic redraw is
+justified by the earlier pick its "ref" names; a winner is not a second win of one member;
+declined and proxy_present rest on a decline or a nomination live at the pick's time, and no
+decliner is a no-show); that the winners are exactly the picks with a winning outcome (pool
+included); and that a complete record has its completion time, its seed and its winners per pool
+(or the reason it ended short), with no pick after its last winning pick.
 
 The entry list is read line by line (bytes, a file or any iterable of byte chunks): only the
 owners of the picked serials are kept, so memory does not grow with the number of activations.
@@ -33,6 +36,7 @@ not failures of the record, but the record does not hold as a whole until they c
 import bisect
 import datetime as dt
 import hashlib
+import itertools
 import json
 import re
 import sys
@@ -172,6 +176,18 @@ _PICK_SHAPE = {
     "ref": (dict, None),
 }
 _WINNER_SHAPE = {"member_id": int, "card_number": str, "k": int, "pool": (str, None)}
+# docs/draw-records-registers.md: the registers, a top-level key added to format 2.
+_DECLINE_SHAPE = {
+    "member_id": int,
+    "card_number": str,
+    "registered_at": str,
+    "registered_by": str,
+    "revoked_at": (str, None),
+    "revoked_by": (str, None),
+}
+_NOMINATION_SHAPE = {**_DECLINE_SHAPE, "nominee_name": str, "nominee_id_last4": str}
+_REGISTERS = (("proxy", _NOMINATION_SHAPE), ("decline", _DECLINE_SHAPE))  # the proxy and decline registers
+_REGISTER_WORDS = {"proxy": "proxy nominations", "decline": "decline registrations"}
 _REF_SHAPE = {"draw": int, "k": int, "pool": (str, None)}
 
 
@@ -232,6 +248,32 @@ def _shape_problems(record: dict) -> list[str]:
                     for key, kind in _REF_SHAPE.items()
                     if key not in item["ref"] or not _type_ok(item["ref"][key], kind)
                 ]
+    return problems + _registers_shape_problems(record)
+
+
+def _registers_shape_problems(record: dict) -> list[str]:
+    """The registers are optional (a format-2 record exported before they were added has none),
+    but when present they are whole."""
+    if "registers" not in record:
+        return []
+    registers = record["registers"]
+    if not isinstance(registers, dict):
+        return ['"registers" is not an object']
+    problems = []
+    for section, keys in _REGISTERS:
+        items = registers.get(section)
+        if not isinstance(items, list):
+            problems.append(f'"registers.{section}" is missing or not a list')
+            continue
+        for number, item in enumerate(items, 1):
+            if not isinstance(item, dict):
+                problems.append(f"registers.{section} item {number} is not an object")
+                continue
+            problems += [
+                f'"{key}" of registers.{section} item {number} is missing or not a {_type_name(kind)}'
+                for key, kind in keys.items()
+                if key not in item or not _type_ok(item[key], kind)
+            ]
     return problems
 
 
@@ -466,6 +508,128 @@ def _check_seed(report: Report, record: dict) -> tuple[bytes | None, str]:
     return seed, ""
 
 
+# --- The registers (docs/draw-records-registers.md) ---------------------------------------------
+
+# Outcomes that rest on the registers: a winner who stands without presenting, or through a proxy.
+REGISTER_OUTCOMES = frozenset({"declined", "proxy_present"})
+_LAST4 = 4  # a nominee's ID number is kept to its last four: a record never holds a whole one
+
+
+def _aware(iso) -> dt.datetime | None:
+    """An ISO-8601 time with its offset, or None (unreadable, or without an offset: then it
+    cannot be ordered against the picks' times)."""
+    moment = _moment_of(iso)
+    return moment if moment is not None and moment.utcoffset() is not None else None
+
+
+def _clock(moment: dt.datetime) -> str:
+    return moment.strftime("%H:%M:%S")
+
+
+@dataclass
+class _Span:
+    """One registration, live from its registration until its revocation (if it was revoked)."""
+
+    item: dict
+    start: dt.datetime
+    end: dt.datetime | None
+
+    def live_at(self, moment: dt.datetime) -> bool:
+        return self.start <= moment and (self.end is None or moment < self.end)
+
+    def why_not_live(self, moment: dt.datetime) -> str:
+        if moment < self.start:
+            return f"registered only at {_clock(self.start)}"
+        return f"revoked at {_clock(self.end)}"
+
+
+class _Registers:
+    """What the record's registers say, by member: each one's proxy nominations and declines as spans."""
+
+    def __init__(self, record: dict) -> None:
+        self.present = "registers" in record
+        self.problems: list[str] = []
+        self.spans: dict[str, dict[int, list[_Span]]] = {"proxy": {}, "decline": {}}
+        self.counts: dict[str, tuple[int, int]] = {}
+        if not self.present:
+            return
+        for section, _keys in _REGISTERS:
+            items = record["registers"][section]
+            self.counts[section] = (len(items), sum(item["revoked_at"] is not None for item in items))
+            for number, item in enumerate(items, 1):
+                self._read(section, number, item)
+        for section, by_member in self.spans.items():
+            for member_id, spans in by_member.items():
+                spans.sort(key=lambda span: span.start)
+                for before, after in itertools.pairwise(spans):
+                    if before.end is None or after.start < before.end:
+                        self.problems.append(f"member {member_id} has two {_REGISTER_WORDS[section]} live at once")
+
+    def _read(self, section: str, number: int, item: dict) -> None:
+        where = f"registers.{section} item {number}"
+        start, end = _aware(item["registered_at"]), _aware(item["revoked_at"])
+        if start is None:
+            self.problems.append(f"{where}: registered_at {item['registered_at']!r} is not a time with its offset")
+            return
+        if item["revoked_at"] is not None and end is None:
+            self.problems.append(f"{where}: revoked_at {item['revoked_at']!r} is not a time with its offset")
+            return
+        if end is not None and end < start:
+            self.problems.append(f"{where}: revoked at {_moment(item['revoked_at'])}, before it was registered")
+        if section == "proxy" and len(item["nominee_id_last4"]) > _LAST4:
+            self.problems.append(f"{where}: the nominee's ID number is kept whole, not only its last four")
+        self.spans[section].setdefault(item["member_id"], []).append(_Span(item, start, end))
+
+    def live(self, section: str, member_id: int, moment: dt.datetime) -> _Span | None:
+        return next((s for s in self.spans[section].get(member_id, []) if s.live_at(moment)), None)
+
+    def why_none(self, section: str, member_id: int, moment: dt.datetime) -> str:
+        spans = self.spans[section].get(member_id, [])
+        if not spans:
+            return "none is registered for this member"
+        return "; ".join(span.why_not_live(moment) for span in spans)
+
+    def described(self) -> str:
+        def count(section: str, one: str, many: str) -> str:
+            total, revoked = self.counts[section]
+            return f"{total} {one if total == 1 else many} ({revoked} revoked)"
+
+        return (
+            f"{count('proxy', 'proxy nomination', 'proxy nominations')} and "
+            f"{count('decline', 'decline registration', 'decline registrations')} of the draw's entrants"
+        )
+
+
+def _check_registers(report: Report, record: dict) -> _Registers:
+    """The registers as a whole. A format-2 record exported before they were added has none: it
+    is not failed for that, unless a pick's outcome rests on them (declined, proxy_present):
+    that outcome cannot be checked, so the record is not shown to hold (export it again)."""
+    registers = _Registers(record)
+    if not registers.present:
+        resting = [p for p in record["picks"] if p["outcome"] in REGISTER_OUTCOMES]
+        if resting:
+            report.add(
+                "Registers",
+                False,
+                f"the record holds no registers (exported before they were added), so its {len(resting)} "
+                "declined or proxy-present outcome(s) cannot be checked against them: export the record again",
+            )
+        else:
+            no_shows = any(p["outcome"] == "no_show" for p in record["picks"])
+            report.add(
+                "Registers",
+                True,
+                "the record holds no registers (exported before they were added); no outcome here rests on them"
+                + ("; its no-shows are not checked against the decline register" if no_shows else ""),
+            )
+        return registers
+    if registers.problems:
+        report.add("Registers", False, "; ".join(registers.problems[:_SHOWN_PROBLEMS]))
+    else:
+        report.add("Registers", True, registers.described())
+    return registers
+
+
 def _moment(iso: str) -> str:
     """ "Sun 29 Nov 2026 19:30 (+02:00)" for people; the ISO text itself if it is not one."""
     try:
@@ -493,9 +657,16 @@ class _PickChecker:
     serials drawn, each member's card)."""
 
     def __init__(
-        self, record: dict, entries: _Entries, seed: bytes | None, no_seed_because: str, others: dict[int, dict]
+        self,
+        record: dict,
+        entries: _Entries,
+        seed: bytes | None,
+        no_seed_because: str,
+        others: dict[int, dict],
+        registers: _Registers,
     ) -> None:
         self.record = record
+        self.registers = registers
         self.draw_id = record["draw"]["id"]
         self.method = record["draw"]["method"]
         self.win_once = record["draw"]["win_once"]
@@ -530,6 +701,7 @@ class _PickChecker:
             pending = self._check_serial(pick, problems, said)
         self._check_card(pick, problems)
         self._check_outcome(number, pick, last, problems, said)
+        self._check_registers(pick, problems, said)
         self.earlier.setdefault((pick["pool"], pick["k"]), (number, pick))
         if problems:
             return Line(label, False, "; ".join(problems))
@@ -678,6 +850,48 @@ class _PickChecker:
             )
         else:
             said.append(outcome.replace("_", "-") + ": redrawn" + (f" ({reason})" if reason else ""))
+
+    def _check_registers(self, pick: dict, problems: list[str], said: list[str]) -> None:
+        """declined needs a decline, proxy_present a nomination, live at the pick's time; no_show
+        is never a decliner's (a decliner is a winner). The registers close when the draw starts,
+        so live at the pick is live when the outcome was recorded."""
+        outcome, member_id = pick["outcome"], pick["member_id"]
+        if outcome not in (*REGISTER_OUTCOMES, "no_show"):
+            return
+        if not self.registers.present:
+            if outcome in REGISTER_OUTCOMES:
+                said.append("not checked against the registers: the record holds none")
+            return
+        moment = _aware(pick["at"])
+        if moment is None:
+            problems.append(f"its time {pick['at']!r} is unreadable, so the registers cannot be held to it")
+            return
+        at = f"at {_clock(moment)} (the pick's time)"
+        if outcome == "declined":
+            span = self.registers.live("decline", member_id, moment)
+            if span is None:
+                why = self.registers.why_none("decline", member_id, moment)
+                problems.append(f"declined, but member {member_id} had no live decline {at}: {why}")
+            else:
+                said.append(f"on the decline register since {_moment(span.item['registered_at'])}")
+        elif outcome == "proxy_present":
+            span = self.registers.live("proxy", member_id, moment)
+            if span is None:
+                why = self.registers.why_none("proxy", member_id, moment)
+                problems.append(f"proxy_present, but member {member_id} had no live proxy nomination {at}: {why}")
+            else:
+                item = span.item
+                said.append(
+                    f"nominee {item['nominee_name']} (ID ending {item['nominee_id_last4']}), nominated "
+                    f"{_moment(item['registered_at'])}"
+                )
+        else:
+            span = self.registers.live("decline", member_id, moment)
+            if span is not None:
+                problems.append(
+                    f"no_show, but member {member_id} was on the decline register {at} (since "
+                    f"{_moment(span.item['registered_at'])}): a decliner is a winner (declined), never redrawn"
+                )
 
     def _check_ref(self, number: int, pick: dict, problems: list[str], said: list[str]) -> None:
         """An automatic redraw resting on an earlier pick: the pick its ref names."""
@@ -898,7 +1112,8 @@ def verify_record(record_json: bytes, entries: EntriesSource, *, others: dict[in
     seed, no_seed_because = _check_seed(report, record)
     if seed is not None and not trusted:
         seed, no_seed_because = None, "the selection code fails DRAWS.md §2's test vectors"
-    checker = _PickChecker(record, entries_found, seed, no_seed_because, others or {})
+    registers = _check_registers(report, record)
+    checker = _PickChecker(record, entries_found, seed, no_seed_because, others or {}, registers)
     picks = record["picks"]
     for number, pick in enumerate(picks, 1):
         report.lines.append(checker.check(number, pick, last=number == len(picks)))

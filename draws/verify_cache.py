@@ -3,8 +3,8 @@
 
 Only a complete (drawn) draw's record can no longer change (its rows are frozen in PostgreSQL), so
 only its report is kept: in the Django cache, under the draw's id and a fingerprint of its record
-as stored (status, completion time, commitments, seed, settings, witness and every pick), so a
-record that differed would not find it. A running draw's record grows with each pick: it is
+as stored (status, completion time, commitments, seed, settings, witness, every pick and the
+registers), so a record that differed would not find it. A running draw's record grows with each pick: it is
 verified afresh on every press.
 
 While one press computes a report, the others wait for it instead of computing it too: the first
@@ -16,6 +16,7 @@ report is there or the lock is gone. A lock left by a process that died expires 
 VERSION when it does, so reports cached by the previous code are not shown.
 """
 
+import dataclasses
 import hashlib
 import json
 import time
@@ -25,11 +26,12 @@ from typing import TypeVar
 
 from django.core.cache import cache
 
+from draws import registers
 from draws.models import Draw, DrawPick, DrawStatus, RapsList
 
 Report = TypeVar("Report")
 
-VERSION = "3"  # of what compute() returns: bump it when the checks change (3: record format 2)
+VERSION = "4"  # of what compute() returns: bump it when the checks change (3: format 2; 4: registers)
 KEEP_SECONDS = 30 * 24 * 3600  # a complete draw's report; recomputed after that, or if evicted
 LOCK_SECONDS = 120  # a lock left by a press whose process died frees itself after this
 WAIT_SECONDS = 60  # a press waits this long for another's report, then computes its own
@@ -78,7 +80,11 @@ def record_fingerprint(draw_id: int) -> str | None:
         return None
     picks = list(DrawPick.objects.filter(draw_id=draw_id).order_by("seq").values_list(*_PICK_FIELDS))
     raps = RapsList.objects.filter(draw_id=draw_id).values_list("list_sha256", "uploaded_at").first()
-    text = json.dumps([draw_id, row, picks, raps], default=str, sort_keys=True)
+    # The record holds the registers too (docs/draw-records-registers.md): a registration
+    # changed in its table behind the services' back must not find the report of before.
+    found = registers.registrations(Draw.objects.get(pk=draw_id))
+    registrations = [dataclasses.astuple(r) for r in [*found.proxy, *found.decline]]
+    text = json.dumps([draw_id, row, picks, raps, registrations], default=str, sort_keys=True)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

@@ -2,7 +2,7 @@
 
 from django.db.models import Count
 
-from draws.registers import NominationInfo, Provider, ProxyOf, RegisterCounts
+from draws.registers import NominationInfo, Provider, ProxyOf, RegisterCounts, Registration, Registrations
 from proxies.models import DeclineRegistration, ProxyNomination
 
 
@@ -45,4 +45,52 @@ def counts(draw_ids: list[int]) -> dict[int, RegisterCounts]:
     }
 
 
-PROVIDER = Provider(live_nomination=live_nomination, live_decline=live_decline, proxy_of=proxy_of, counts=counts)
+def _username(user) -> str:
+    return user.get_username() if user is not None else ""
+
+
+def registrations(draw) -> Registrations:
+    """Every nomination and decline of the draw, revoked ones too, oldest first (ties by id, so
+    two exports list them alike). Only the nominee's name and last four leave this app."""
+    related = ("registered_by", "revoked_by")
+    nominations = (
+        ProxyNomination.objects.filter(draw=draw)
+        .select_related("participant", *related)
+        .order_by("registered_at", "pk")
+    )
+    declines = DeclineRegistration.objects.filter(draw=draw).select_related("member", *related)
+    return Registrations(
+        proxy=[
+            Registration(
+                member_id=n.participant_id,
+                card_number=n.participant.card_number,
+                registered_at=n.registered_at,
+                registered_by=_username(n.registered_by),
+                revoked_at=n.revoked_at,
+                revoked_by=_username(n.revoked_by),
+                nominee_name=n.nominee_name,
+                nominee_id_last4=n.nominee_id_number[-4:],
+            )
+            for n in nominations
+        ],
+        decline=[
+            Registration(
+                member_id=d.member_id,
+                card_number=d.member.card_number,
+                registered_at=d.registered_at,
+                registered_by=_username(d.registered_by),
+                revoked_at=d.revoked_at,
+                revoked_by=_username(d.revoked_by),
+            )
+            for d in declines.order_by("registered_at", "pk")
+        ],
+    )
+
+
+PROVIDER = Provider(
+    live_nomination=live_nomination,
+    live_decline=live_decline,
+    proxy_of=proxy_of,
+    counts=counts,
+    registrations=registrations,
+)

@@ -62,7 +62,8 @@ def test_the_json_has_exactly_the_structure_of_draws_md_section_6(draw):
     files = draw_record_files(draw)
     assert files.json_name == f"draw-{draw.pk}.json"
     record = json.loads(files.json)
-    assert list(record) == ["format", "software", "draw", "raps", "entries", "seed", "picks", "winners"]
+    assert list(record) == ["format", "software", "draw", "raps", "entries", "seed", "picks", "winners", "registers"]
+    assert record["registers"] == {"proxy": [], "decline": []}
     assert record["format"] == 2
     assert record["software"] == {"name": "promodesk", "version": SOFTWARE}
     assert record["raps"] is None

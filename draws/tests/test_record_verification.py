@@ -60,6 +60,7 @@ def test_a_good_record_holds_pick_by_pick(files):
         "Entry list hash",
         "Entry list",
         "Seed",
+        "Registers",
         *(f"Pick {n}" for n in range(1, len(picks) + 1)),
         "Winners",
         "Complete",

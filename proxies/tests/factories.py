@@ -1,10 +1,12 @@
 """Nominations and declines made through the services, as the desk makes them."""
 
 import datetime as dt
+import uuid
 
 from core.audit import Actor
 from members.models import Member
 from members.tests.factories import sa_id_for
+from proxies.models import DeclineRegistration, ProxyNomination
 from proxies.services import Nominee, decline_register, proxy_nominate
 
 
@@ -41,3 +43,46 @@ def decline(*, member: Member, draw, now=None, actor=None):
         actor=actor or desk_actor(), member=member, draw_ids=[draw.pk], id_seen=True, now=now
     )
     return registration
+
+
+def _desk_user():
+    return desk_actor().user
+
+
+def nomination_on_record(*, draw, member: Member, at, revoked_at=None, nominee: Nominee | None = None):
+    """A nomination as the services leave it, registered (and revoked) at the given times: for
+    record tests whose picks are inserted without the engine, after the draw has started."""
+    nominee = nominee or nominee_for()
+    user = _desk_user()
+    return ProxyNomination.objects.create(
+        draw=draw,
+        participant=member,
+        nominee_name=nominee.name,
+        nominee_id_type=nominee.id_type,
+        nominee_id_number=nominee.id_number,
+        participant_id_seen=True,
+        nominee_id_seen=True,
+        form_signed=True,
+        batch=uuid.uuid4(),
+        registered_by=user,
+        registered_at=at,
+        revoked_at=revoked_at,
+        revoked_by=user if revoked_at else None,
+        revoke_reason="The participant will be there after all." if revoked_at else "",
+    )
+
+
+def decline_on_record(*, draw, member: Member, at, revoked_at=None):
+    """A decline as the services leave it, at the given times (see nomination_on_record)."""
+    user = _desk_user()
+    return DeclineRegistration.objects.create(
+        draw=draw,
+        member=member,
+        id_seen=True,
+        batch=uuid.uuid4(),
+        registered_by=user,
+        registered_at=at,
+        revoked_at=revoked_at,
+        revoked_by=user if revoked_at else None,
+        revoke_reason="The participant will be there after all." if revoked_at else "",
+    )
