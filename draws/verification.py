@@ -205,9 +205,10 @@ def _type_name(kind) -> str:
     return " or ".join(names[option] for option in options)
 
 
-def _keys_problems(part: dict, keys: dict, where) -> list[str]:
+def _keys_problems(part: dict, keys: dict, where, of: str = "") -> list[str]:
+    """What is missing or mistyped among `keys` of `part`: '"where(key)"{of} is missing …'."""
     return [
-        f'"{where(key)}" is missing or not a {_type_name(kind)}'
+        f'"{where(key)}"{of} is missing or not a {_type_name(kind)}'
         for key, kind in keys.items()
         if key not in part or not _type_ok(part[key], kind)
     ]
@@ -229,26 +230,24 @@ def _shape_problems(record: dict) -> list[str]:
         else:
             problems += _keys_problems(record["raps"], _RAPS_SHAPE, lambda key: f"raps.{key}")
     for section, keys in (("picks", _PICK_SHAPE), ("winners", _WINNER_SHAPE)):
-        items = record.get(section)
-        if not isinstance(items, list):
-            problems.append(f'"{section}" is missing or not a list')
-            continue
-        for number, item in enumerate(items, 1):
-            if not isinstance(item, dict):
-                problems.append(f"{section} item {number} is not an object")
-                continue
-            problems += [
-                f'"{key}" of {section} item {number} is missing or not a {_type_name(kind)}'
-                for key, kind in keys.items()
-                if key not in item or not _type_ok(item[key], kind)
-            ]
-            if section == "picks" and isinstance(item.get("ref"), dict):
-                problems += [
-                    f'"ref.{key}" of picks item {number} is missing or not a {_type_name(kind)}'
-                    for key, kind in _REF_SHAPE.items()
-                    if key not in item["ref"] or not _type_ok(item["ref"][key], kind)
-                ]
+        problems += _list_problems(record.get(section), section, keys)
+    for number, pick in enumerate(record.get("picks") or [], 1):
+        if isinstance(pick, dict) and isinstance(pick.get("ref"), dict):
+            problems += _keys_problems(pick["ref"], _REF_SHAPE, lambda key: f"ref.{key}", f" of picks item {number}")
     return problems + _registers_shape_problems(record)
+
+
+def _list_problems(items, section: str, keys: dict) -> list[str]:
+    """What is wrong with a list of objects that should each hold `keys`."""
+    if not isinstance(items, list):
+        return [f'"{section}" is missing or not a list']
+    problems = []
+    for number, item in enumerate(items, 1):
+        if not isinstance(item, dict):
+            problems.append(f"{section} item {number} is not an object")
+            continue
+        problems += _keys_problems(item, keys, str, f" of {section} item {number}")
+    return problems
 
 
 def _registers_shape_problems(record: dict) -> list[str]:
@@ -261,19 +260,7 @@ def _registers_shape_problems(record: dict) -> list[str]:
         return ['"registers" is not an object']
     problems = []
     for section, keys in _REGISTERS:
-        items = registers.get(section)
-        if not isinstance(items, list):
-            problems.append(f'"registers.{section}" is missing or not a list')
-            continue
-        for number, item in enumerate(items, 1):
-            if not isinstance(item, dict):
-                problems.append(f"registers.{section} item {number} is not an object")
-                continue
-            problems += [
-                f'"{key}" of registers.{section} item {number} is missing or not a {_type_name(kind)}'
-                for key, kind in keys.items()
-                if key not in item or not _type_ok(item[key], kind)
-            ]
+        problems += _list_problems(registers.get(section), f"registers.{section}", keys)
     return problems
 
 
