@@ -85,14 +85,19 @@ def nominee_lookup(request, member_id: int):
     return render(request, "proxies/_nominee_found.html", {"found": found, "problem": problem})
 
 
+def _back_to_step_one(request, member: Member):
+    """Steps 2 and 3 without a draft (expired, cleared, or opened by URL)."""
+    messages.info(request, "Fill in the proxy's details first.")
+    return redirect("proxies:member_nominate", member_id=member.pk)
+
+
 @permission_required("proxies.add_proxynomination", raise_exception=True)
 def nominate_sign(request, member_id: int):
     """Nominate a proxy, step 2: print the form, have both sign it, then register it."""
     member = get_object_or_404(Member.objects.with_related(), pk=member_id)
     draft = drafts.draft_of(request.session, member)
     if draft is None:
-        messages.info(request, "Fill in the proxy's details first.")
-        return redirect("proxies:member_nominate", member_id=member.pk)
+        return _back_to_step_one(request, member)
     form = SignForm(request.POST or None)
 
     def register():
@@ -125,8 +130,7 @@ def nominate_form_pdf(request, member_id: int):
     member = get_object_or_404(Member.objects.with_related(), pk=member_id)
     draft = drafts.draft_of(request.session, member)
     if draft is None:
-        messages.info(request, "Fill in the proxy's details first.")
-        return redirect("proxies:member_nominate", member_id=member.pk)
+        return _back_to_step_one(request, member)
     body = pdf.draft_form_pdf(
         participant=member, draw_ids=draft.draw_ids, nominee=draft.nominee, clerk=request.user, at=timezone.now()
     )
