@@ -181,14 +181,13 @@ def _parse_hands(community, hands, deck) -> tuple[list[Card], dict[Hashable, lis
         raise GameRefused(f"Best Hand has two community cards (FL r83); {len(community)} were recorded.")
     if not hands:
         raise GameRefused("Record each winner's three cards.")
-    board = community
     dealt = {winner: _cards(cards) for winner, cards in hands.items()}
-    for winner, cards in dealt.items():
+    for cards in dealt.values():
         if len(cards) != CARDS_PER_WINNER:
             raise GameRefused(
                 f"Each Best Hand winner is dealt three cards (FL r84); {len(cards)} were recorded for one winner."
             )
-    seen = board + [card for cards in dealt.values() for card in cards]
+    seen = community + [card for cards in dealt.values() for card in cards]
     twice = sorted({str(card) for card in seen if seen.count(card) > 1})
     if twice:
         verb = "was" if len(twice) == 1 else "were"
@@ -201,7 +200,7 @@ def _parse_hands(community, hands, deck) -> tuple[list[Card], dict[Hashable, lis
         if outside:
             verb = "is" if len(outside) == 1 else "are"
             raise GameRefused(f"{_listed(outside)} {verb} not in the Best Hand deck of 25 cards. Check the cards.")
-    return board, dealt
+    return community, dealt
 
 
 def rank_hands(

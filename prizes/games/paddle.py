@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
-from prizes.games.reveals import SlotGame, Slot, board_refusal
+from prizes.games.reveals import Slot, SlotGame, board_refusal
 from prizes.lines import GameRefused, LineKind, LineSource, LineSpec
 
 PADDLES = (2, 3, 4)  # TH r113

@@ -95,8 +95,8 @@ def board_refusal(
         added = sum(s.amount_cents for s in slots)
         if added != total_cents:
             return (
-                f"The {len(slots)} {noun}s add up to {rand_cents(added)} but the board's total is {rand_cents(total_cents)}: "
-                f"change the {noun}s so that they add up to the total."
+                f"The {len(slots)} {noun}s add up to {rand_cents(added)} but the board's total is "
+                f"{rand_cents(total_cents)}: change the {noun}s so that they add up to the total."
             )
     return None
 

@@ -176,9 +176,7 @@ def test_grand_finale_cards_pay_whatever_is_behind_them_rank_is_not_size_RF_r70(
     assert lines["W2"].words == "Grand Finale card 10"
 
 
-@pytest.mark.parametrize(
-    "labels", [("A", "K", "Q", "J", "9"), ("A", "K", "Q", "J"), ("A", "K", "Q", "J", "10", "9")]
-)
+@pytest.mark.parametrize("labels", [("A", "K", "Q", "J", "9"), ("A", "K", "Q", "J"), ("A", "K", "Q", "J", "10", "9")])
 def test_a_grand_finale_board_is_the_cards_a_k_q_j_10(labels):
     board = [Slot(label, 100_000) for label in labels]
     message = "The Grand Finale cards are A, K, Q, J, 10, one each"
