@@ -7,6 +7,8 @@
 - Podiums: Fast Lane Thursday Jack and Queen (r41: five podiums, R20,000 / R30,000 "on offer" =
   the five podiums' total, A8); Turn Up the Heat Thursday Queen (r55: a randomiser decides the
   podium; r56: R40,000 a week = the five podiums' total).
+- The Fast Lane car draw's six podiums (r64-67: in pick order a randomiser places each finalist
+  behind a podium; five cash, one a vehicle "valued at R362k"): `open_slots` with PODIUM.
 - Prize cards: Royal Flush RAPS sessions (r13-14, r28-29: a prize card "indicating a cash value").
 - Grand Finale cards: Royal Flush r70.4-70.5, the cards A K Q J 10 of a royal flush, chosen in pick
   order; "the order of the cards will not necessarily determine the size of the prize".

@@ -200,3 +200,13 @@ def test_a_reveal_can_be_a_vehicle_at_its_stated_value_A5():
     lines = open_slots(slots=board, picks=picks("5"))
 
     assert (lines["W1"].kind, lines["W1"].amount_cents) == (LineKind.VEHICLE, 36_200_000)
+
+
+def test_the_fast_lane_car_draw_six_podiums_one_a_vehicle_of_r362k_example_15():
+    """FL r64-67: six finalists, five cash podiums (cfg) and a vehicle "valued at R362k"."""
+    board = [*podiums(5_000, 5_000, 5_000, 5_000, 5_000), Slot("6", 36_200_000, LineKind.VEHICLE)]
+
+    lines = open_slots(slots=board, picks=picks("2", "6", "1", "3", "5", "4"), game=SlotGame.PODIUM)
+
+    assert (lines["W2"].kind, lines["W2"].amount_cents, lines["W2"].words) == (LineKind.VEHICLE, 36_200_000, "Podium 6")
+    assert [lines[w].kind for w in ("W1", "W3", "W4", "W5", "W6")] == [LineKind.CASH] * 5
