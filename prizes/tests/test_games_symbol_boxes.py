@@ -83,6 +83,9 @@ def test_no_box_is_opened_once_a_bonus_winner_declined():
     declined = BonusWinner(2, F, declined=True)
     with pytest.raises(GameRefused, match="declined or is absent"):
         symbol_boxes_lines(winners=[declined, Y], layout=LAYOUT, opened=[(2, 1)])
+    assert opening_refusal(winners=[declined, Y], layout=LAYOUT, opened=[], opening=(2, 1)) == (
+        "A bonus winner declined or is absent: no box is opened, the prizes follow from r107."
+    )
 
 
 @pytest.mark.parametrize(
