@@ -152,3 +152,10 @@ def test_no_share_out_once_the_safe_was_ever_cracked():
     with pytest.raises(GameRefused) as refused:
         share_out_lines(closed=history, on=DEC_20)
     assert str(refused.value) == "The safe was cracked on 25 Oct 2025: there is no 21h30 share-out (TH r135)."
+
+
+def test_a_pot_that_does_not_split_into_whole_cents_gives_the_spare_cents_to_the_earliest_picks(monkeypatch):
+    """Never with the seed's amounts (multiples of R4,000 a share); money stays whole cents."""
+    monkeypatch.setattr("prizes.games.safe.SAFE_BASE_CENTS", 10_000_003)
+    lines = share_out_lines(closed=[], on=DEC_20)
+    assert [line.amount_cents for line in lines] == [2_000_001] * 3 + [2_000_000] * 2
