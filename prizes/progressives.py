@@ -95,9 +95,10 @@ def progressive_grow(*, actor: Actor, draw_id: int) -> list[ProgressiveEntry]:
         for progressive_id in ids.values_list("pk", flat=True):
             progressive = _lock(progressive_id)
             entries = progressive.entries.filter(draw=draw)
-            if entries.filter(kind__in=[Kind.GROW, Kind.WON]).exists() or progressive.entries.filter(
-                kind=Kind.SHARE_OUT
-            ).exists():
+            if (
+                entries.filter(kind__in=[Kind.GROW, Kind.WON]).exists()
+                or progressive.entries.filter(kind=Kind.SHARE_OUT).exists()
+            ):
                 continue
             after = progressive_value(progressive) + progressive.increment_cents
             grown.append(

@@ -6,9 +6,7 @@ def active_since_today(apps, schema_editor):
     """A member marked active on online betting (playTSOGO) before the date was kept is known to
     be active today, no earlier: his add-ons count from today."""
     Member = apps.get_model("members", "Member")
-    Member.objects.filter(online_betting_active=True).update(
-        playtsogo_active_since=django.utils.timezone.localdate()
-    )
+    Member.objects.filter(online_betting_active=True).update(playtsogo_active_since=django.utils.timezone.localdate())
 
 
 def active_again(apps, schema_editor):

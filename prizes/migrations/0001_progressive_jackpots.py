@@ -5,69 +5,143 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('draws', '0014_raps_guard_per_statement'),
-        ('promotions', '0003_stage_conduct'),
+        ("draws", "0014_raps_guard_per_statement"),
+        ("promotions", "0003_stage_conduct"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Progressive',
+            name="Progressive",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('code', models.SlugField(max_length=40)),
-                ('name', models.CharField(max_length=120)),
-                ('base_cents', models.PositiveBigIntegerField(help_text='Its value at the start and after each win.')),
-                ('increment_cents', models.PositiveBigIntegerField(default=0, help_text='Added each time a draw of the series closes without a win; 0: it never grows.')),
-                ('promotion', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='progressives', to='promotions.promotion')),
-                ('series', models.ForeignKey(help_text='The draws that grow it or are won from it (TH: the Saturday 9pm draws).', on_delete=django.db.models.deletion.PROTECT, related_name='progressives', to='promotions.drawseries')),
-                ('share_series', models.ForeignKey(blank=True, help_text='The draw that shares it out if it is never won (TH r135: 20 Dec 21h30).', null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='promotions.drawseries')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("code", models.SlugField(max_length=40)),
+                ("name", models.CharField(max_length=120)),
+                ("base_cents", models.PositiveBigIntegerField(help_text="Its value at the start and after each win.")),
+                (
+                    "increment_cents",
+                    models.PositiveBigIntegerField(
+                        default=0,
+                        help_text="Added each time a draw of the series closes without a win; 0: it never grows.",
+                    ),
+                ),
+                (
+                    "promotion",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="progressives",
+                        to="promotions.promotion",
+                    ),
+                ),
+                (
+                    "series",
+                    models.ForeignKey(
+                        help_text="The draws that grow it or are won from it (TH: the Saturday 9pm draws).",
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="progressives",
+                        to="promotions.drawseries",
+                    ),
+                ),
+                (
+                    "share_series",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="The draw that shares it out if it is never won (TH r135: 20 Dec 21h30).",
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="promotions.drawseries",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['promotion_id', 'code'],
+                "ordering": ["promotion_id", "code"],
             },
         ),
         migrations.CreateModel(
-            name='ProgressiveEntry',
+            name="ProgressiveEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('grow', 'Grew'), ('won', 'Won'), ('reset', 'Back to base'), ('share_out', 'Shared out'), ('set', 'Amount set')], max_length=10)),
-                ('change_cents', models.BigIntegerField()),
-                ('balance_cents', models.BigIntegerField(help_text="The progressive's value after this change.")),
-                ('words', models.CharField(max_length=300)),
-                ('data', models.JSONField(blank=True, default=dict)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('created_by', models.CharField(help_text='Who or which job made the change.', max_length=150)),
-                ('draw', models.ForeignKey(help_text='The draw that caused the change.', on_delete=django.db.models.deletion.PROTECT, related_name='+', to='draws.draw')),
-                ('pick', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='draws.drawpick')),
-                ('progressive', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='entries', to='prizes.progressive')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("grow", "Grew"),
+                            ("won", "Won"),
+                            ("reset", "Back to base"),
+                            ("share_out", "Shared out"),
+                            ("set", "Amount set"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("change_cents", models.BigIntegerField()),
+                ("balance_cents", models.BigIntegerField(help_text="The progressive's value after this change.")),
+                ("words", models.CharField(max_length=300)),
+                ("data", models.JSONField(blank=True, default=dict)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("created_by", models.CharField(help_text="Who or which job made the change.", max_length=150)),
+                (
+                    "draw",
+                    models.ForeignKey(
+                        help_text="The draw that caused the change.",
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="draws.draw",
+                    ),
+                ),
+                (
+                    "pick",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="draws.drawpick",
+                    ),
+                ),
+                (
+                    "progressive",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="entries", to="prizes.progressive"
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'progressive entries',
-                'ordering': ['progressive_id', 'pk'],
+                "verbose_name_plural": "progressive entries",
+                "ordering": ["progressive_id", "pk"],
             },
         ),
         migrations.AddConstraint(
-            model_name='progressive',
-            constraint=models.UniqueConstraint(fields=('promotion', 'code'), name='progressive_unique_code'),
+            model_name="progressive",
+            constraint=models.UniqueConstraint(fields=("promotion", "code"), name="progressive_unique_code"),
         ),
         migrations.AddConstraint(
-            model_name='progressiveentry',
-            constraint=models.CheckConstraint(condition=models.Q(('balance_cents__gte', 0)), name='progressive_balance_never_negative'),
+            model_name="progressiveentry",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("balance_cents__gte", 0)), name="progressive_balance_never_negative"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='progressiveentry',
-            constraint=models.UniqueConstraint(condition=models.Q(('kind', 'grow')), fields=('progressive', 'draw'), name='progressive_grows_once_a_draw'),
+            model_name="progressiveentry",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("kind", "grow")),
+                fields=("progressive", "draw"),
+                name="progressive_grows_once_a_draw",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='progressiveentry',
-            constraint=models.UniqueConstraint(condition=models.Q(('kind', 'won')), fields=('progressive', 'draw'), name='progressive_won_once_a_draw'),
+            model_name="progressiveentry",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("kind", "won")), fields=("progressive", "draw"), name="progressive_won_once_a_draw"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='progressiveentry',
-            constraint=models.UniqueConstraint(condition=models.Q(('kind', 'share_out')), fields=('progressive',), name='progressive_shared_out_once'),
+            model_name="progressiveentry",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("kind", "share_out")), fields=("progressive",), name="progressive_shared_out_once"
+            ),
         ),
     ]

@@ -115,7 +115,12 @@ def test_an_add_on_line_is_its_own_line_with_its_kind_rule_and_flag():
     ]
     assert lines[0].words == "R 500.00 add-on: registered on the Tsogo Sun App (TH r42)"
     assert lines[1].words == "+Play R 500.00 add-on: active on playTSOGO (TH r43)"
-    assert lines[1].data == {"addon": "th-playtsogo-play-r500", "flag": "playtsogo", "on": "2025-10-15", "rules": "TH r43"}
+    assert lines[1].data == {
+        "addon": "th-playtsogo-play-r500",
+        "flag": "playtsogo",
+        "on": "2025-10-15",
+        "rules": "TH r43",
+    }
 
 
 @pytest.mark.parametrize(
@@ -146,13 +151,16 @@ def test_playtsogo_since_after_verification_pays_no_play():
 )
 def test_a_bare_place_or_entries_line_pays_no_add_on(lines):
     """PRIZES.md §1, FL A12: the finalist gets it with the car-draw result."""
-    assert addon_lines(
-        promotion_code=FL,
-        series_code="sat-car-1500-1900",
-        flags=BOTH,
-        verified_at=at("2026-08-29 15:20"),
-        prize_lines=lines,
-    ) == []
+    assert (
+        addon_lines(
+            promotion_code=FL,
+            series_code="sat-car-1500-1900",
+            flags=BOTH,
+            verified_at=at("2026-08-29 15:20"),
+            prize_lines=lines,
+        )
+        == []
+    )
 
 
 def test_fl_finalist_gets_the_r200_with_the_car_draw_result_not_the_place():

@@ -6,6 +6,7 @@ import datetime as dt
 
 import pytest
 import time_machine
+from django.urls import reverse
 
 from core.audit import Actor
 from core.errors import DomainError
@@ -161,9 +162,7 @@ def test_a_safe_cracked_once_is_never_shared_out(safe, nine_pm, _clock):
         progressive_share_out(actor=MANAGER, draw_id=share_draw.pk, pick_ids=[p.pk for p in winners])
 
 
-def test_example_8_fl_progressive_reveal_at_base_does_not_grow_and_is_back_to_base_after_a_win(
-    reference_data, _clock
-):
+def test_example_8_fl_progressive_reveal_at_base_does_not_grow_and_is_back_to_base_after_a_win(reference_data, _clock):
     """FL r107, A11: R20,000, increment 0 by default; base after a win."""
     rir = series_of(2)
     reveal = Progressive.objects.create(
@@ -240,3 +239,16 @@ def test_a_manager_resets_by_hand_with_a_reason(safe, nine_pm, _clock):
     entry = progressive_reset(actor=MANAGER, progressive_id=safe.pk, draw_id=draw.pk, reason="grown by mistake")
     assert (entry.change_cents, entry.balance_cents) == (-20_000 * R, 100_000 * R)
     assert "grown by mistake" in entry.words
+
+
+def test_the_page_lists_each_jackpot_and_its_changes_with_draw_and_who(safe, nine_pm, _clock, client_for):
+    draw = closed(nine_pm, 0, _clock)
+    progressive_grow(actor=MANAGER, draw_id=draw.pk)
+    auditor = client_for("auditor")
+    listing = auditor.get(reverse("prizes:progressives")).content.decode()
+    assert "Digit safe" in listing and "R 120,000.00" in listing and "R 20,000.00" in listing
+    page = auditor.get(reverse("prizes:progressive", args=[safe.pk])).content.decode()
+    assert 'Digit safe: <span id="progressive-value">R 120,000.00</span>' in page
+    assert f"Grew: Digit safe not won at {draw.name}" in page
+    assert reverse("draws:detail", args=[draw.pk]) in page and MANAGER.label in page
+    assert client_for("rewards_desk").get(reverse("prizes:progressives")).status_code == 403
