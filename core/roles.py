@@ -55,6 +55,8 @@ ROLE_PERMISSIONS: dict[str, set[str]] = {
         "draws.view_stage",  # the stage screen and tonight's draws
         "proxies.view_proxynomination",
         "proxies.view_declineregistration",
+        "prizes.view_progressive",  # the jackpots and every change of them
+        "prizes.change_progressive",  # set a jackpot's amount (GH A4), put one back to base
     },
     CASH_DESK: {
         # Cashiers check the winner's identity against the member record before paying out.
@@ -73,6 +75,7 @@ ROLE_PERMISSIONS: dict[str, set[str]] = {
         "draws.view_stage",
         "proxies.view_proxynomination",
         "proxies.view_declineregistration",
+        "prizes.view_progressive",
     },
     STAGE_DISPLAY: {
         # The stage screen and tonight's draws only: no member, no record, no button.

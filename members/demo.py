@@ -184,7 +184,7 @@ def seed_members(*, count: int, recorder, seed: int = 2026) -> int:
                 tier=rng.choices(tiers, weights=TIER_WEIGHTS)[0],
                 home_property=rng.choice(properties),
                 app_registered_on=today - dt.timedelta(days=rng.randrange(1, 900)) if rng.random() < 0.4 else None,
-                online_betting_active=rng.random() < 0.2,
+                playtsogo_active_since=today - dt.timedelta(days=rng.randrange(1, 400)) if rng.random() < 0.2 else None,
             )
         )
     Member.objects.bulk_create(members, batch_size=1000)

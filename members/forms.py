@@ -130,7 +130,11 @@ class MemberEditForm(GuardedForm):
     app_registered_on = TextDateField(
         required=False, label="Registered on the app on", help_text="Empty: not registered."
     )
-    online_betting_active = forms.BooleanField(required=False, label="Active on online betting")
+    playtsogo_active_since = TextDateField(
+        required=False,
+        label="Active on playTSOGO since",
+        help_text="Registered and actively playing on playTSOGO online betting. Empty: not active.",
+    )
 
     def changes(self) -> dict:
         """The fields the person changed, for members.services.member_update."""
@@ -160,7 +164,7 @@ def member_initial(member) -> dict:
         "tier": member.tier_id,
         "home_property": member.home_property_id,
         "app_registered_on": member.app_registered_on,
-        "online_betting_active": member.online_betting_active,
+        "playtsogo_active_since": member.playtsogo_active_since,
     }
 
 

@@ -79,7 +79,7 @@ FIELD_WORDS = {
     "tier": "tier",
     "home_property": "home property",
     "app_registered_on": "app registration",
-    "online_betting_active": "online betting",
+    "playtsogo_active_since": "playTSOGO activity",
 }
 
 

@@ -57,7 +57,12 @@ class Member(models.Model):
     tier = models.ForeignKey(Tier, on_delete=models.PROTECT, related_name="members")
     home_property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="members")
     app_registered_on = models.DateField(null=True, blank=True, help_text="When the member registered on the app.")
-    online_betting_active = models.BooleanField(default=False, help_text="Registered and active on online betting.")
+    # The add-ons of issue 14 read it at the moment a winner is verified (TH r21: "+Play if
+    # they can verify that they have registered and actively played on playTSOGO"): a date, as
+    # for the app, so "was he active on the day he won" has an answer.
+    playtsogo_active_since = models.DateField(
+        null=True, blank=True, help_text="Registered and active on playTSOGO online betting since; empty: not active."
+    )
     # Set by the gaming-system feed: the app may only activate tickets while this is true, and
     # only for draws at the property whose feed reported the play (issue 6, 2.6).
     playing_now = models.BooleanField(default=False)

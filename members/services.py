@@ -148,7 +148,7 @@ def member_update(
     tier: Tier = UNCHANGED,
     home_property: Property = UNCHANGED,
     app_registered_on: dt.date | None = UNCHANGED,
-    online_betting_active: bool = UNCHANGED,
+    playtsogo_active_since: dt.date | None = UNCHANGED,
 ) -> Member:
     """Correct a member's record after sign-up; only the fields passed change.
 
@@ -208,7 +208,7 @@ _EDITABLE = (
     "tier",
     "home_property",
     "app_registered_on",
-    "online_betting_active",
+    "playtsogo_active_since",
 )
 
 

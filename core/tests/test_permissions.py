@@ -9,6 +9,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from conftest import ROLES
 from core.roles import AUDITOR, CASH_DESK, PROMOTIONS_MANAGER, REWARDS_DESK, STAGE_DISPLAY
+from prizes.models import Progressive
 
 EVERYONE = {REWARDS_DESK, PROMOTIONS_MANAGER, CASH_DESK, AUDITOR}
 READERS = {REWARDS_DESK, PROMOTIONS_MANAGER, AUDITOR}  # promotions, draws and receipts
@@ -71,6 +72,9 @@ MATRIX = {
     "draws:tonight": (None, STAGE),
     "draws:stage": (lambda o: {"draw_id": o["draw"].pk}, STAGE),
     "draws:stage_state": (lambda o: {"draw_id": o["draw"].pk}, STAGE),
+    # Progressive jackpots (issue 14): read-only, for managers and auditors.
+    "prizes:progressives": (None, {PROMOTIONS_MANAGER, AUDITOR}),
+    "prizes:progressive": (lambda o: {"progressive_id": o["progressive"].pk}, {PROMOTIONS_MANAGER, AUDITOR}),
     "proxies:member_nominate": (lambda o: {"member_id": o["member"].pk}, {REWARDS_DESK}),
     "proxies:member_decline": (lambda o: {"member_id": o["member"].pk}, {REWARDS_DESK}),
     # Steps 2 and 3 of a nomination; with no details filled in yet (BOUNCE) they send the desk back to step 1.
@@ -158,6 +162,9 @@ def objects(db, reference_data, user_for):
             "job": ImportJob.objects.create(kind="points", original_name="p.csv", file="imports/p.csv"),
             "exclusion": ExclusionFactory(recorded_by=user_for(PROMOTIONS_MANAGER)),
             "actor": Actor.system("test"),
+            "progressive": Progressive.objects.create(
+                promotion=draw.series.promotion, series=draw.series, code="safe", name="Safe", base_cents=100
+            ),
         }
 
 

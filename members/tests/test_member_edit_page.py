@@ -50,6 +50,7 @@ def full_form(member, **changes) -> dict:
         "tier": member.tier_id,
         "home_property": member.home_property_id,
         "app_registered_on": "",
+        "playtsogo_active_since": "",
     }
     return data | changes
 
@@ -84,6 +85,17 @@ def test_the_history_writes_corrected_dates_as_dates(manager_client, member):
     )
     content = manager_client.get(reverse("members:detail", args=[member.pk])).content.decode()
     assert "App registration: (empty) → 15 Jun 2026" in content
+
+
+def test_the_manager_records_playtsogo_activity_and_the_record_shows_it(manager_client, member):
+    """The add-ons read it at verification (TH r21: +Play R500 for playTSOGO players)."""
+    manager_client.post(
+        reverse("members:edit", args=[member.pk]), full_form(member, playtsogo_active_since="2 Apr 2026"), follow=True
+    )
+    assert Member.objects.get(pk=member.pk).playtsogo_active_since == dt.date(2026, 4, 2)
+    content = manager_client.get(reverse("members:detail", args=[member.pk])).content.decode()
+    assert "Active since 02 Apr 2026" in content
+    assert "activity: (empty) → 02 Apr 2026" in content
 
 
 def test_a_refusal_is_shown_on_the_form_with_what_was_typed(manager_client, member):

@@ -180,15 +180,25 @@ def test_bad_values_are_refused_in_words(manager_actor, member, field, value, me
         member_update(actor=manager_actor, member_id=member.pk, **{field: value})
 
 
-def test_the_app_registration_and_online_betting_flags_are_corrected(manager_actor, member):
+def test_the_app_registration_and_playtsogo_flags_are_corrected(manager_actor, member):
     member_update(
-        actor=manager_actor, member_id=member.pk, app_registered_on=dt.date(2026, 3, 1), online_betting_active=True
+        actor=manager_actor,
+        member_id=member.pk,
+        app_registered_on=dt.date(2026, 3, 1),
+        playtsogo_active_since=dt.date(2026, 4, 2),
     )
     member.refresh_from_db()
-    assert (member.app_registered_on, member.online_betting_active) == (dt.date(2026, 3, 1), True)
+    assert (member.app_registered_on, member.playtsogo_active_since) == (dt.date(2026, 3, 1), dt.date(2026, 4, 2))
     changes = last_update(member).data["changes"]
     assert changes["app_registered_on"] == {"before": None, "after": "2026-03-01"}
-    assert changes["online_betting_active"] == {"before": False, "after": True}
+    assert changes["playtsogo_active_since"] == {"before": None, "after": "2026-04-02"}
+
+
+def test_the_desk_cannot_set_the_playtsogo_flag(desk_actor, member):
+    with pytest.raises(DomainError, match="ask a promotions manager"):
+        member_update(actor=desk_actor, member_id=member.pk, playtsogo_active_since=dt.date(2026, 4, 2))
+    member.refresh_from_db()
+    assert member.playtsogo_active_since is None
 
 
 def test_a_job_without_a_user_may_correct_anything(member):
