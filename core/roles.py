@@ -55,6 +55,10 @@ ROLE_PERMISSIONS: dict[str, set[str]] = {
         "draws.view_stage",  # the stage screen and tonight's draws
         "proxies.view_proxynomination",
         "proxies.view_declineregistration",
+        "prizes.view_prizeboard",  # prize boards: fill in the required settings (issue 14)
+        "prizes.change_prizeboard",
+        "prizes.view_prizeline",  # the prize record
+        "prizes.reverse_prizeline",  # a correction is a reversing line, with the reason
     },
     CASH_DESK: {
         # Cashiers check the winner's identity against the member record before paying out.
@@ -73,6 +77,8 @@ ROLE_PERMISSIONS: dict[str, set[str]] = {
         "draws.view_stage",
         "proxies.view_proxynomination",
         "proxies.view_declineregistration",
+        "prizes.view_prizeboard",
+        "prizes.view_prizeline",
     },
     STAGE_DISPLAY: {
         # The stage screen and tonight's draws only: no member, no record, no button.
