@@ -252,6 +252,9 @@ def prize_line_reverse(*, actor: Actor, line_id: int, reason: str) -> PrizeLine:
     reason = reason.strip()
     if not reason:
         raise DomainError("Give the reason for the correction: it is kept on the prize record.", code="reason_required")
+    user = actor.user
+    if user is None or not user.has_perm("prizes.reverse_prizeline"):
+        raise DomainError("Only a promotions manager corrects a prize line.", code="reverse_refused")
     with transaction.atomic():
         line = PrizeLine.objects.select_related("draw").get(pk=line_id)
         _locked_draw(line.draw_id, actor)
