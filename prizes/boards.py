@@ -64,7 +64,9 @@ def missing_settings_of(board: PrizeBoard) -> list[str]:
             else:
                 missing.append(label.lower())
     if multipliers:
-        missing.append(f"the roulette multiplier of number{'s' if len(multipliers) > 1 else ''} {_numbers(multipliers)}")
+        missing.append(
+            f"the roulette multiplier of number{'s' if len(multipliers) > 1 else ''} {_numbers(multipliers)}"
+        )
     return missing
 
 

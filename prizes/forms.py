@@ -15,14 +15,16 @@ MONEY_KINDS = [(k.value, KIND_LABELS[k]) for k in (LineKind.CASH, LineKind.PLAY,
 MOST_CENTS = 100_000_000_00  # R100 million: anything above is a typing slip
 
 
-class RandField(forms.CharField):
+class RandField(forms.Field):
     """An amount in rand as a clerk types it ("5000", "5,000", "R 5 000.50") -> whole cents."""
 
+    widget = forms.TextInput
+
     def __init__(self, **kwargs):
-        kwargs.setdefault("max_length", 20)
         kwargs.setdefault("required", False)
         super().__init__(**kwargs)
-        self.widget.attrs.update({"inputmode": "decimal", "class": "form-control form-control-sm text-end"})
+        attrs = {"inputmode": "decimal", "maxlength": "20", "class": "form-control form-control-sm text-end"}
+        self.widget.attrs.update(attrs)
 
     def prepare_value(self, value):
         if isinstance(value, int):
@@ -30,7 +32,7 @@ class RandField(forms.CharField):
         return value
 
     def to_python(self, value):
-        text = re.sub(r"[\sR,]", "", super().to_python(value) or "", flags=re.IGNORECASE)
+        text = re.sub(r"[\sR,]", "", str(value or ""), flags=re.IGNORECASE)
         if not text:
             return None
         try:
@@ -70,7 +72,9 @@ class BoardForm(SwipeGuard, forms.Form):
                     )
                     names.append(f"slot_{slot.pk}_count")
             else:
-                self.fields[f"slot_{slot.pk}_amount"] = RandField(initial=slot.amount_cents, label=f"{slot.label}: amount")
+                self.fields[f"slot_{slot.pk}_amount"] = RandField(
+                    initial=slot.amount_cents, label=f"{slot.label}: amount"
+                )
                 self.fields[f"slot_{slot.pk}_kind"] = forms.ChoiceField(
                     choices=MONEY_KINDS, initial=slot.kind, label=f"{slot.label}: kind"
                 )

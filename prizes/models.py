@@ -19,7 +19,6 @@ from members.models import Member, Tier
 from prizes.lines import LineKind, LineSource
 from promotions.models import DrawSeries
 
-
 # Words for people (prizes.lines keeps the codes, without Django).
 KIND_LABELS = {
     LineKind.CASH: "Cash",
@@ -218,9 +217,7 @@ class PrizeLine(models.Model):
     source = models.CharField(max_length=12, choices=SOURCE_CHOICES)
     words = models.CharField(max_length=300)
     data = models.JSONField(default=dict, blank=True, help_text="The game's outcome that produced the line.")
-    reverses = models.OneToOneField(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
-    )
+    reverses = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by")
     reason = models.TextField(blank=True)
     created_at = models.DateTimeField()
     created_by = models.CharField(max_length=150)
@@ -233,9 +230,7 @@ class PrizeLine(models.Model):
         constraints = [
             # A reversal, and only a reversal, corrects a line: negative (or 0 for a place), with its reason.
             models.CheckConstraint(
-                condition=(
-                    Q(source=LineSource.REVERSAL, reverses__isnull=False, amount_cents__lte=0) & ~Q(reason="")
-                )
+                condition=(Q(source=LineSource.REVERSAL, reverses__isnull=False, amount_cents__lte=0) & ~Q(reason=""))
                 | (~Q(source=LineSource.REVERSAL) & Q(reverses__isnull=True, amount_cents__gte=0)),
                 name="prizeline_reversal_shape",
             ),

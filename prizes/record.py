@@ -89,9 +89,7 @@ class WinnerPrizes:
 def draw_prizes(draw: Draw) -> list[WinnerPrizes]:
     """Each winner of the draw, in pick order, with their lines (corrections under the line)."""
     winners = {
-        pick.pk: WinnerPrizes(pick)
-        for pick in draw.picks.select_related("member").order_by("seq")
-        if pick.is_winner()
+        pick.pk: WinnerPrizes(pick) for pick in draw.picks.select_related("member").order_by("seq") if pick.is_winner()
     }
     for line in PrizeLine.objects.filter(draw=draw).select_related("reverses").order_by("id"):
         holder = winners.get(line.pick_id)

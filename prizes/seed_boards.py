@@ -187,8 +187,11 @@ FL = [
     BoardDef(
         "sat-car-1500-1900",
         BoardGame.PLACE,
-        [*cfg("Cash prize", 3, "r59"), place("Car draw place (4th winner)", "sat-car-final", "r59, A7"),
-         place("Car draw place (5th winner)", "sat-car-final", "r59, A7")],
+        [
+            *cfg("Cash prize", 3, "r59"),
+            place("Car draw place (4th winner)", "sat-car-final", "r59, A7"),
+            place("Car draw place (5th winner)", "sat-car-final", "r59, A7"),
+        ],
         notes="Rule 59: 5 winners, 3 cash (amounts not given) and 2 car draw finalists: the 4th and 5th "
         f"winners confirmed (A7). {FL_APP}",
     ),
@@ -201,7 +204,10 @@ FL = [
     BoardDef(
         "sat-car-final",
         BoardGame.PODIUM,
-        [SlotDef("Podium 1: the vehicle", 362_000 * R, LineKind.VEHICLE, rule="r67"), *cfg("Podium", 5, "r67", start=2)],
+        [
+            SlotDef("Podium 1: the vehicle", 362_000 * R, LineKind.VEHICLE, rule="r67"),
+            *cfg("Podium", 5, "r67", start=2),
+        ],
         notes="Rules 64-67: the 6 finalists' randomisers decide the podiums in pick order: a vehicle 'valued at "
         f"R362k' and five cash prizes (amounts not given). {FL_APP}",
     ),
@@ -275,7 +281,10 @@ RF = [
     BoardDef(
         "wild-card",
         BoardGame.PLACE,
-        [place("Grand Finale place 1", "grand-finale", "r66-r68"), place("Grand Finale place 2", "grand-finale", "r66-r68")],
+        [
+            place("Grand Finale place 1", "grand-finale", "r66-r68"),
+            place("Grand Finale place 2", "grand-finale", "r66-r68"),
+        ],
         notes="Rules 66-68: 2 more Gold Reef City finalists (A14).",
     ),
     BoardDef(

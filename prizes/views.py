@@ -12,8 +12,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
 from core.audit import Actor
-from core.forms import submit
 from core.formats import local_datetime, spreadsheet_safe
+from core.forms import submit
 from core.paging import page_of
 from draws.models import Draw
 from members.models import Property
@@ -30,9 +30,9 @@ from promotions.models import DrawSeries, Promotion
 def series_boards(request, series_id: int):
     series = get_object_or_404(DrawSeries.objects.select_related("promotion", "property"), pk=series_id)
     boards = list(
-        series.prize_boards.select_related("tier").prefetch_related("slots", "slots__target_series").order_by(
-            "draw_date", "tier__rank", "id"
-        )
+        series.prize_boards.select_related("tier")
+        .prefetch_related("slots", "slots__target_series")
+        .order_by("draw_date", "tier__rank", "id")
     )
     rows = [(board, missing_settings_of(board)) for board in boards]
     return render(request, "prizes/series_boards.html", {"series": series, "rows": rows})
