@@ -24,6 +24,7 @@ run: $(BIN)/.installed
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py seed_demo
 	$(PY) manage.py load_seed_promotions
+	$(PY) manage.py load_seed_boards
 	$(PY) manage.py seed_demo_draws
 	$(PY) manage.py seed_demo_registers
 	@echo ""

@@ -126,6 +126,25 @@ OBJECT_KINDS: dict[str, ObjectKind] = {
         url_field="draw_id",
         perm="proxies.view_declineregistration",
     ),
+    "prizes.prizeboard": ObjectKind(
+        "Prize board",
+        "prize board",
+        ("series__name", "series_id"),
+        lambda v: f"the prize board of {v['series__name']}",
+        "prizes:board",
+        "board_id",
+        perm="prizes.view_prizeboard",
+    ),
+    "prizes.prizeline": ObjectKind(
+        "Prize line",
+        "prize line",
+        ("words", "draw_id"),
+        lambda v: f"the prize line \u201c{v['words']}\u201d",
+        "prizes:draw",
+        "draw_id",
+        url_field="draw_id",
+        perm="prizes.view_prizeline",
+    ),
     "auth.user": ObjectKind("Staff account", "user", ("username",), lambda v: f"the account {v['username']}"),
 }
 
@@ -327,6 +346,13 @@ ACTIONS: dict[str, ActionWords] = {
     "tier.created": _words("Tier created", "created {object}"),
     "tier.changed": _words("Tier changed", "changed {object}"),
     "tier.deleted": _words("Tier deleted", "deleted the tier {was}", "deleted a tier"),
+    # Prizes (issue 14)
+    "prize.board_created": _words("Prize board created", "created {object} ({game}, {slots} prizes)"),
+    "prize.board_saved": _words("Prize board changed", "changed {object}"),
+    "prize.lines_stored": _words("Prizes recorded", "recorded the prizes of pick {pick} of {object}"),
+    "prize.line_reversed": _words(
+        "Prize line corrected", "corrected {object} of {draw} by a reversing line because {reason}"
+    ),
     "demo.seeded": _words("Demo data loaded", "loaded the demo members ({members_added} added)"),
 }
 
@@ -348,6 +374,7 @@ AREAS = {
     "property": "Reference data",
     "tier": "Reference data",
     "demo": "Reference data",
+    "prize": "Prizes",
 }
 
 

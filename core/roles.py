@@ -57,6 +57,10 @@ ROLE_PERMISSIONS: dict[str, set[str]] = {
         "proxies.view_declineregistration",
         "prizes.view_progressive",  # the jackpots and every change of them
         "prizes.change_progressive",  # set a jackpot's amount (GH A4), put one back to base
+        "prizes.view_prizeboard",  # prize boards: fill in the required settings (issue 14)
+        "prizes.change_prizeboard",
+        "prizes.view_prizeline",  # the prize record
+        "prizes.reverse_prizeline",  # a correction is a reversing line, with the reason
     },
     CASH_DESK: {
         # Cashiers check the winner's identity against the member record before paying out.
@@ -76,6 +80,8 @@ ROLE_PERMISSIONS: dict[str, set[str]] = {
         "proxies.view_proxynomination",
         "proxies.view_declineregistration",
         "prizes.view_progressive",
+        "prizes.view_prizeboard",
+        "prizes.view_prizeline",
     },
     STAGE_DISPLAY: {
         # The stage screen and tonight's draws only: no member, no record, no button.

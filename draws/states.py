@@ -16,6 +16,7 @@ from functools import cached_property
 
 from core.formats import local_datetime
 from draws.models import Draw, DrawStatus
+from draws.start_checks import start_check_refusal
 from promotions.models import DrawMethod
 
 
@@ -167,7 +168,7 @@ class DrawState:
             return "Upload the active-player list first: the session draws from it."
         if draw.series.winners_per_draw < 1:
             return "The series wants no winners: set its number of winners first."
-        return None
+        return start_check_refusal(draw)  # the apps above draws: e.g. a prize board's blank setting
 
     @property
     def starts_early(self) -> bool:

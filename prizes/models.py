@@ -1,8 +1,257 @@
+"""What the winners win, as stored (issue 14, items 1 and 7; ../shared/design/PRIZES.md §1).
+
+- PrizeBoard: a draw series' board, optionally for one tier and/or one draw date (the most
+  specific applies), naming the stage game and its slots.
+- BoardSlot: one prize on the board. An amount left blank is a required setting ("cfg" in
+  PRIZES.md: the seed gives no value): the draw does not start until a manager fills it in
+  (prizes.settings_check, consulted through draws.start_checks).
+- PrizeLine: one amount of one kind won by one winner in one draw. Once its draw is complete
+  a line is never edited or deleted (PostgreSQL refuses it too, migration 0002): a correction
+  is a reversing line.
+"""
+
 from django.db import models
 from django.db.models import Q
 
+from core.formats import local_date, rand_cents
+from draws.models import Draw, DrawPick
+from members.models import Member, Tier
+from prizes.lines import LineKind, LineSource
+from promotions.models import DrawSeries
+
+# Words for people (prizes.lines keeps the codes, without Django).
+KIND_LABELS = {
+    LineKind.CASH: "Cash",
+    LineKind.PLAY: "+Play",
+    LineKind.VEHICLE: "Vehicle",
+    LineKind.PLACE: "Place in a later draw",
+    LineKind.ENTRIES: "Entries into a later draw",
+    LineKind.OTHER: "Other",
+}
+SOURCE_LABELS = {
+    LineSource.BOARD: "Prize board",
+    LineSource.GAME: "Stage game",
+    LineSource.ADD_ON: "Add-on",
+    LineSource.JACKPOT: "Jackpot",
+    LineSource.SHARE_OUT: "Share-out",
+    LineSource.CONVERSION: "Conversion",
+    LineSource.REVERSAL: "Correction",
+}
+KIND_CHOICES = [(kind.value, KIND_LABELS[kind]) for kind in LineKind]
+SOURCE_CHOICES = [(source.value, SOURCE_LABELS[source]) for source in LineSource]
+
+
+class BoardGame(models.TextChoices):
+    """How a winner reaches a slot of the board (the stage games of PRIZES.md §2)."""
+
+    REVEAL = "reveal", "Reveals (the winner picks one)"
+    ENVELOPE = "envelope", "Envelopes (the winner picks one)"
+    PODIUM = "podium", "Podiums (a randomiser or card decides)"
+    PRIZE_CARD = "prize_card", "Prize cards (the winner picks one)"
+    FINALE_CARD = "finale_card", "Grand Finale cards A, K, Q, J, 10"
+    VAULT = "vault", "Vault (a ball drawn: white or pink)"
+    BEST_HAND = "best_hand", "Best hand (places by the poker hand)"
+    ROULETTE = "roulette", "Roulette Xtra (podium, then bets)"
+    ROLL_INTO_RICHES = "roll_into_riches", "Roll into Riches (reveal, or the die)"
+    SYMBOL_BOXES = "symbol_boxes", "Symbol boxes (podiums and the bonus game)"
+    PADDLE = "paddle", "Paddle (2, 3 or 4 reveals; the last opened wins)"
+    SAFE = "safe", "Digit safe (podium, then the safe)"
+    CARD_SCORE = "card_score", "Card scores (highest score first)"
+    PLACE = "place", "By the order of the picks"
+    NONE = "none", "No game"
+
+
+# A board's own parameters, by game: (key, label, kind, default). kind "cents" is an amount in
+# rand on the form, "int" a whole number, "bool" a tick box. A default of None is a required
+# setting (the seed gives none): it blocks the draw's start until filled in, like a blank slot.
+ROULETTE_NUMBERS = range(37)  # FL r91: 0-36
+SETTINGS: dict[str, tuple[tuple[str, str, str, object], ...]] = {
+    BoardGame.VAULT: (("balls", "Balls in the vault (1 pink, the rest white)", "int", 15),),  # GH r9, A2-A3
+    BoardGame.BEST_HAND: (("split_ties", "Equal hands share their places' prizes", "bool", True),),  # FL A9
+    BoardGame.ROULETTE: (
+        ("min_stake_cents", "Smallest bet", "cents", 20_000),  # FL r93: R200
+        ("max_spins", "Most spins per winner", "int", 10),  # FL r94
+        *((f"multiplier_{n}", f"Number {n} pays times", "int", None) for n in ROULETTE_NUMBERS),  # r91, A10: cfg
+    ),
+    BoardGame.ROLL_INTO_RICHES: (
+        ("progressive_increment_cents", "Progressive reveal grows per draw not won by", "cents", 0),  # FL A11
+    ),
+    BoardGame.SYMBOL_BOXES: (
+        ("boxes", "Boxes on stage", "int", 12),  # TH r104
+        ("blank_boxes", "Blank boxes among them", "int", 6),  # TH A19: 3 per symbol + 6 blanks
+    ),
+    BoardGame.PADDLE: (("reveals", "Prize reveals on stage", "int", 25),),  # TH r116
+    BoardGame.SAFE: (("forfeit_cents", "Forfeited to try the safe", "cents", 200_000),),  # TH r125: R2,000
+}
+
+
+def setting_specs(game: str) -> tuple[tuple[str, str, str, object], ...]:
+    return SETTINGS.get(game, ())
+
+
+class PrizeBoard(models.Model):
+    series = models.ForeignKey(DrawSeries, on_delete=models.CASCADE, related_name="prize_boards")
+    tier = models.ForeignKey(
+        Tier, null=True, blank=True, on_delete=models.PROTECT, related_name="+", help_text="Empty: every tier."
+    )
+    draw_date = models.DateField(null=True, blank=True, help_text="Empty: every draw date of the series.")
+    game = models.CharField(max_length=20, choices=BoardGame.choices)
+    total_cents = models.BigIntegerField(
+        null=True, blank=True, help_text="The slots must add up to this (e.g. podiums sharing R20,000)."
+    )
+    settings = models.JSONField(default=dict, blank=True, help_text="The game's parameters (SETTINGS).")
+    notes = models.TextField(blank=True, help_text="Where the board comes from: the seed's rules.")
+    updated_at = models.DateTimeField(auto_now=True)
+    updated_by = models.CharField(max_length=150, blank=True)
+
+    class Meta:
+        ordering = ["series", "tier__rank", "draw_date", "id"]
+        permissions = [("reverse_prizeline", "Can correct a prize line with a reversing line")]
+        constraints = [
+            # One board per series, tier and date (NULL = every): four partial indexes, since
+            # NULLs are distinct in a plain unique index (and SQLite has no NULLS NOT DISTINCT).
+            models.UniqueConstraint(
+                fields=["series"], condition=Q(tier__isnull=True, draw_date__isnull=True), name="board_per_series"
+            ),
+            models.UniqueConstraint(
+                fields=["series", "tier"], condition=Q(draw_date__isnull=True), name="board_per_series_tier"
+            ),
+            models.UniqueConstraint(
+                fields=["series", "draw_date"], condition=Q(tier__isnull=True), name="board_per_series_date"
+            ),
+            models.UniqueConstraint(fields=["series", "tier", "draw_date"], name="board_per_series_tier_date"),
+            models.CheckConstraint(condition=Q(total_cents__gte=0), name="board_total_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.series.name}{self.scope_words()}"
+
+    def scope_words(self) -> str:
+        """ ", Queen tier, 30 Jul 2026" or "" for a board of every tier and date."""
+        parts = []
+        if self.tier_id:
+            parts.append(f"{self.tier.name} tier")
+        if self.draw_date:
+            parts.append(local_date(self.draw_date))
+        return "".join(f", {part}" for part in parts)
+
+    def setting(self, key: str):
+        """The setting's value, or its default (None: required and not set)."""
+        defaults = {spec[0]: spec[3] for spec in setting_specs(self.game)}
+        return self.settings.get(key, defaults.get(key))
+
+    def specificity(self) -> int:
+        return (self.tier_id is not None) + 2 * (self.draw_date is not None)
+
+
+class BoardSlot(models.Model):
+    board = models.ForeignKey(PrizeBoard, on_delete=models.CASCADE, related_name="slots")
+    position = models.PositiveSmallIntegerField(help_text="Order on the board: podium 1, reveal 2, the pick's place…")
+    label = models.CharField(max_length=80)
+    group = models.CharField(
+        max_length=40, blank=True, help_text="The game's zone of the slot, e.g. the die's face in Roll into Riches."
+    )
+    kind = models.CharField(max_length=10, choices=KIND_CHOICES, default=LineKind.CASH)
+    amount_cents = models.BigIntegerField(
+        null=True, blank=True, help_text="Empty: a required setting the seed does not give; the draw waits for it."
+    )
+    target_series = models.ForeignKey(
+        DrawSeries,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="A place or entries: the later draw's series.",
+    )
+    count = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Entries: how many.")
+    every_winner = models.BooleanField(
+        default=False, help_text="Every winner gets this line as well as the slot they reach (e.g. RF r34.1 entries)."
+    )
+    rule = models.CharField(max_length=40, blank=True, help_text="The seed's rule, e.g. r108.")
+
+    class Meta:
+        ordering = ["board", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["board", "position"], name="slot_position_per_board"),
+            models.CheckConstraint(condition=Q(amount_cents__gte=0), name="slot_amount_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return self.label
+
+    def missing(self) -> str | None:
+        """What a manager must still set on this slot, in words, or None."""
+        if self.kind in (LineKind.PLACE, LineKind.ENTRIES):
+            if self.target_series_id is None:
+                return f"the later draw of {self.label}"
+            if self.kind == LineKind.ENTRIES and self.count is None:
+                return f"the number of entries of {self.label}"
+            return None
+        return f"the amount of {self.label}" if self.amount_cents is None else None
+
+    def value_words(self) -> str:
+        if self.kind == LineKind.PLACE:
+            return f"A place in {self.target_series.name}" if self.target_series_id else "A place (draw not set)"
+        if self.kind == LineKind.ENTRIES:
+            count = "?" if self.count is None else self.count
+            target = self.target_series.name if self.target_series_id else "(draw not set)"
+            return f"{count} entries into {target}"
+        return "Not set" if self.amount_cents is None else rand_cents(self.amount_cents)
+
+
+class PrizeLineQuerySet(models.QuerySet):
+    def with_related(self) -> "PrizeLineQuerySet":
+        return self.select_related("draw", "draw__series", "draw__series__promotion", "draw__property", "member")
+
+
+class PrizeLine(models.Model):
+    """One amount of one kind, one winner, one draw (PRIZES.md §1). For a vehicle the amount is
+    its stated value, for a place 0, for entries their number (LineSpec). A reversal is the
+    negative of the line it corrects, with the reason and the manager who made it."""
+
+    draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="prize_lines")
+    pick = models.ForeignKey(DrawPick, on_delete=models.PROTECT, related_name="prize_lines")
+    member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="prize_lines")
+    kind = models.CharField(max_length=10, choices=KIND_CHOICES)
+    amount_cents = models.BigIntegerField()
+    source = models.CharField(max_length=12, choices=SOURCE_CHOICES)
+    words = models.CharField(max_length=300)
+    data = models.JSONField(default=dict, blank=True, help_text="The game's outcome that produced the line.")
+    reverses = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by")
+    reason = models.TextField(blank=True)
+    created_at = models.DateTimeField()
+    created_by = models.CharField(max_length=150)
+
+    objects = PrizeLineQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["draw", "pick__seq", "id"]
+        indexes = [models.Index(fields=["member", "draw"], name="prizeline_member_draw_idx")]
+        constraints = [
+            # A reversal, and only a reversal, corrects a line: negative (or 0 for a place), with its reason.
+            models.CheckConstraint(
+                condition=(Q(source=LineSource.REVERSAL, reverses__isnull=False, amount_cents__lte=0) & ~Q(reason=""))
+                | (~Q(source=LineSource.REVERSAL) & Q(reverses__isnull=True, amount_cents__gte=0)),
+                name="prizeline_reversal_shape",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.words} ({self.draw_id})"
+
+    def amount_words(self) -> str:
+        if self.kind == LineKind.ENTRIES:
+            return f"{self.amount_cents} entries"
+        if self.kind == LineKind.PLACE:
+            return "Place" if self.amount_cents >= 0 else "Place withdrawn"
+        return rand_cents(self.amount_cents)
+
+    def is_money(self) -> bool:
+        """Cash, +Play, a vehicle's value or other: counted in the totals (places and entries are not money)."""
+        return self.kind not in (LineKind.PLACE, LineKind.ENTRIES)
+
+
 # --- Progressive jackpots (issue 14, item 5; jackpots' part) ------------------------------------
-# Kept at the end of this module: the boards' models (PrizeBoard, BoardSlot, PrizeLine) come first.
 
 
 class Progressive(models.Model):

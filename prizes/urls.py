@@ -1,9 +1,15 @@
 from django.urls import path
 
-from prizes import progressive_views
+from prizes import progressive_views, views
 
 app_name = "prizes"
 urlpatterns = [
+    path("series/<int:series_id>/boards/", views.series_boards, name="series_boards"),
+    path("boards/<int:board_id>/", views.board_detail, name="board"),
+    path("draws/<int:draw_id>/", views.draw_record, name="draw"),
+    path("lines/<int:line_id>/correct/", views.line_reverse, name="reverse"),
+    path("record/", views.record, name="record"),
+    path("record.csv", views.record_csv, name="record_csv"),
     path("progressives/", progressive_views.progressive_list, name="progressives"),
     path("progressives/<int:progressive_id>/", progressive_views.progressive_detail, name="progressive"),
 ]

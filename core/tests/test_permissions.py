@@ -83,6 +83,14 @@ MATRIX = {
     "proxies:nomination": (lambda o: {"nomination_id": o["nomination"].pk}, {REWARDS_DESK}),
     "proxies:nomination_pdf": (lambda o: {"nomination_id": o["nomination"].pk}, {REWARDS_DESK}),
     "proxies:draw_register": (lambda o: {"draw_id": o["draw"].pk}, READERS),
+    # Prizes (issue 14): boards filled in by managers, read by auditors; the prize record.
+    "prizes:series_boards": (lambda o: {"series_id": o["series"].pk}, {PROMOTIONS_MANAGER, AUDITOR}),
+    "prizes:board": (lambda o: {"board_id": o["board"].pk}, {PROMOTIONS_MANAGER, AUDITOR}),
+    "prizes:draw": (lambda o: {"draw_id": o["draw"].pk}, {PROMOTIONS_MANAGER, AUDITOR}),
+    "prizes:record": (None, {PROMOTIONS_MANAGER, AUDITOR}),
+    "prizes:record_csv": (None, {PROMOTIONS_MANAGER, AUDITOR}),
+    # The correction form (the matrix's line is of a running draw: the form, or why not).
+    "prizes:reverse": (lambda o: {"line_id": o["prize_line"].pk}, {PROMOTIONS_MANAGER}),
 }
 # POST-only actions: (kwargs maker, roles allowed).
 POST_MATRIX = {
@@ -165,7 +173,32 @@ def objects(db, reference_data, user_for):
             "progressive": Progressive.objects.create(
                 promotion=draw.series.promotion, series=draw.series, code="safe", name="Safe", base_cents=100
             ),
+            **_prize_objects(draw.series),
         }
+
+
+def _prize_objects(series) -> dict:
+    """A prize board of the series and a prize line of another draw, run to its first winner."""
+    import datetime as dt
+
+    import time_machine
+
+    from draws.engine import draw_start, pick_outcome_record
+    from draws.models import DrawPick
+    from draws.tests.builders import MANAGER, closed_draw, sast
+    from prizes.lines import LineKind, LineSource, LineSpec
+    from prizes.services import SlotDef, board_create, prize_lines_store
+
+    board = board_create(actor=MANAGER, series=series, game="podium", slots=[SlotDef("Podium 1", 100_000)])
+    at = sast(2026, 3, 2, 12, 0)
+    with time_machine.travel(at + dt.timedelta(minutes=1), tick=False):
+        ran, _ = closed_draw(series, at, [3, 4])
+        draw_start(actor=MANAGER, draw_id=ran.pk, witness_name="T. Nkosi")
+        pick = DrawPick.objects.get(draw=ran, outcome="")
+        pick_outcome_record(actor=MANAGER, draw_id=ran.pk, pick_id=pick.pk, outcome="present", id_type_seen="sa_id")
+        spec = LineSpec(LineKind.CASH, 100_000, LineSource.BOARD, "Podium 1")
+        [line] = prize_lines_store(actor=MANAGER, draw=ran, pick=pick, specs=[spec])
+    return {"board": board, "prize_line": line}
 
 
 def test_every_url_is_in_the_matrix():

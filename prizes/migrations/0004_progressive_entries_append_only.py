@@ -44,5 +44,5 @@ DROP FUNCTION IF EXISTS @schema@.prizes_progressiveentry_guard();
 
 
 class Migration(migrations.Migration):
-    dependencies = [("prizes", "0001_progressive_jackpots")]
+    dependencies = [("prizes", "0003_progressive_jackpots")]
     operations = [postgresql_only(FORWARD, BACKWARD, in_schema=True)]

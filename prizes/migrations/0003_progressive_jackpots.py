@@ -5,9 +5,8 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-    initial = True
-
     dependencies = [
+        ("prizes", "0002_prize_lines_guard"),
         ("draws", "0014_raps_guard_per_statement"),
         ("promotions", "0003_stage_conduct"),
     ]

@@ -1,0 +1,139 @@
+"""Plain forms for prize boards and corrections: amounts in rand, one field per slot and per
+setting (never JSON on screen, issue 14 item 1)."""
+
+import re
+from decimal import Decimal, InvalidOperation
+
+from django import forms
+
+from core.forms import SwipeGuard
+from prizes.lines import LineKind
+from prizes.models import KIND_LABELS, PrizeBoard, setting_specs
+from promotions.models import DrawSeries
+
+MONEY_KINDS = [(k.value, KIND_LABELS[k]) for k in (LineKind.CASH, LineKind.PLAY, LineKind.VEHICLE, LineKind.OTHER)]
+MOST_CENTS = 100_000_000_00  # R100 million: anything above is a typing slip
+
+
+class RandField(forms.Field):
+    """An amount in rand as a clerk types it ("5000", "5,000", "R 5 000.50") -> whole cents."""
+
+    widget = forms.TextInput
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        super().__init__(**kwargs)
+        attrs = {"inputmode": "decimal", "maxlength": "20", "class": "form-control form-control-sm text-end"}
+        self.widget.attrs.update(attrs)
+
+    def prepare_value(self, value):
+        if isinstance(value, int):
+            return f"{value // 100}.{value % 100:02d}"
+        return value
+
+    def to_python(self, value):
+        text = re.sub(r"[\sR,]", "", str(value or ""), flags=re.IGNORECASE)
+        if not text:
+            return None
+        try:
+            amount = Decimal(text)
+        except InvalidOperation:
+            raise forms.ValidationError("Type an amount in rand, e.g. 5000 or 5,000.00.") from None
+        if amount < 0:
+            raise forms.ValidationError("A prize is never negative: corrections are made on the prize record.")
+        cents = amount * 100
+        if cents != cents.to_integral_value():
+            raise forms.ValidationError("Rand and cents only: at most two decimals.")
+        if cents > MOST_CENTS:
+            raise forms.ValidationError("That is more than R100 million: check the amount.")
+        return int(cents)
+
+
+class BoardForm(SwipeGuard, forms.Form):
+    """One row per slot (its amount and kind, or the later draw and count of a place or
+    entries), the game's settings, and the total the slots must add up to."""
+
+    def __init__(self, *args, board: PrizeBoard, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.board = board
+        self.slots = list(board.slots.select_related("target_series"))
+        later = DrawSeries.objects.filter(promotion_id=board.series.promotion_id).exclude(pk=board.series_id)
+        self.slot_rows = []
+        for slot in self.slots:
+            names = []
+            if slot.kind in (LineKind.PLACE, LineKind.ENTRIES):
+                self.fields[f"slot_{slot.pk}_target"] = forms.ModelChoiceField(
+                    later, required=False, initial=slot.target_series_id, label=f"{slot.label}: later draw"
+                )
+                names.append(f"slot_{slot.pk}_target")
+                if slot.kind == LineKind.ENTRIES:
+                    self.fields[f"slot_{slot.pk}_count"] = forms.IntegerField(
+                        required=False, min_value=1, max_value=1000, initial=slot.count, label=f"{slot.label}: entries"
+                    )
+                    names.append(f"slot_{slot.pk}_count")
+            else:
+                self.fields[f"slot_{slot.pk}_amount"] = RandField(
+                    initial=slot.amount_cents, label=f"{slot.label}: amount"
+                )
+                self.fields[f"slot_{slot.pk}_kind"] = forms.ChoiceField(
+                    choices=MONEY_KINDS, initial=slot.kind, label=f"{slot.label}: kind"
+                )
+                names += [f"slot_{slot.pk}_amount", f"slot_{slot.pk}_kind"]
+            for name in names:
+                self.fields[name].widget.attrs.setdefault("class", "form-control form-control-sm")
+                self.fields[name].widget.attrs["aria-label"] = self.fields[name].label
+            self.slot_rows.append((slot, names))
+        self.setting_names = []
+        for key, label, kind, _default in setting_specs(board.game):
+            name = f"setting_{key}"
+            value = board.setting(key)
+            if kind == "cents":
+                field = RandField(initial=value, label=label)
+            elif kind == "bool":
+                field = forms.BooleanField(required=False, initial=value, label=label)
+            else:
+                field = forms.IntegerField(required=False, min_value=0, max_value=1000, initial=value, label=label)
+            self.fields[name] = field
+            self.setting_names.append(name)
+        self.fields["total"] = RandField(
+            initial=board.total_cents, label="The prizes add up to (leave empty when they need not)"
+        )
+
+    def slot_changes(self) -> dict[int, dict]:
+        data = self.cleaned_data
+        changes = {}
+        for slot, _names in self.slot_rows:
+            if slot.kind in (LineKind.PLACE, LineKind.ENTRIES):
+                change = {"target_series": data.get(f"slot_{slot.pk}_target")}
+                if slot.kind == LineKind.ENTRIES:
+                    change["count"] = data.get(f"slot_{slot.pk}_count")
+            else:
+                change = {"amount_cents": data.get(f"slot_{slot.pk}_amount"), "kind": data[f"slot_{slot.pk}_kind"]}
+            changes[slot.pk] = change
+        return changes
+
+    def settings(self) -> dict:
+        return {name.removeprefix("setting_"): self.cleaned_data.get(name) for name in self.setting_names}
+
+    def setting_fields(self):
+        return [self[name] for name in self.setting_names]
+
+    def rows(self):
+        return [(slot, [self[name] for name in names]) for slot, names in self.slot_rows]
+
+
+class ReverseForm(SwipeGuard, forms.Form):
+    reason = forms.CharField(
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 3, "autofocus": True, "class": "form-control"}),
+        label="Why this line is corrected (kept on the prize record)",
+    )
+
+
+class RecordFilterForm(SwipeGuard, forms.Form):
+    """The prize record's filters: promotion, property and nights (local dates)."""
+
+    promotion = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    property = forms.CharField(required=False, max_length=10)
+    date_from = forms.DateField(required=False, label="From", widget=forms.DateInput(attrs={"type": "date"}))
+    date_to = forms.DateField(required=False, label="To", widget=forms.DateInput(attrs={"type": "date"}))

@@ -1,0 +1,22 @@
+"""The prizes' piece of the draw page and of Tonight (core.panels slot "draw.prizes")."""
+
+from django import template
+
+from prizes.boards import board_missing_settings
+from prizes.models import PrizeBoard
+
+register = template.Library()
+
+
+@register.inclusion_tag("prizes/_draw_prize_settings.html", takes_context=True)
+def draw_prize_settings(context, draw):
+    """What a manager must still fill in before the draw starts (nothing once it has started:
+    the prize record shows its prizes then), with links to the boards and the prizes won."""
+    state = draw.state()
+    return {
+        "draw": draw,
+        "missing": board_missing_settings(draw) if state.before_start else [],
+        "has_boards": PrizeBoard.objects.filter(series_id=draw.series_id).exists(),
+        "started": state.has_started,
+        "perms": context.get("perms"),
+    }

@@ -1,0 +1,82 @@
+"""Fixtures of the prizes tests: draws run to a winner or to the end, and a manager acting."""
+
+import datetime as dt
+
+import pytest
+import time_machine
+
+from core.audit import Actor
+from core.roles import AUDITOR, PROMOTIONS_MANAGER
+from draws.engine import draw_start, pick_outcome_record
+from draws.models import Draw, DrawPick, PickOutcome
+from draws.tests.builders import MANAGER, SAST, closed_draw
+from prizes.lines import LineKind, LineSource, LineSpec
+from promotions.tests.factories import make_series
+
+DRAW_AT = dt.datetime(2025, 10, 15, 13, 0, tzinfo=SAST)
+
+
+@pytest.fixture
+def after_the_draw_time():
+    with time_machine.travel(DRAW_AT + dt.timedelta(minutes=1), tick=False):
+        yield
+
+
+def record_next_winner(draw: Draw) -> DrawPick:
+    pick = DrawPick.objects.get(draw=draw, outcome="")
+    pick_outcome_record(
+        actor=MANAGER, draw_id=draw.pk, pick_id=pick.pk, outcome=PickOutcome.PRESENT, id_type_seen="sa_id"
+    )
+    return DrawPick.objects.get(pk=pick.pk)
+
+
+@pytest.fixture
+def running(reference_data, after_the_draw_time) -> tuple[Draw, DrawPick]:
+    """A draw of 2 winners, running, its first winner recorded (the second pick awaits)."""
+    series = make_series()
+    series.winners_per_draw = 2
+    series.save()
+    draw, _ = closed_draw(series, DRAW_AT, [3, 40, 7, 50])
+    assert draw_start(actor=MANAGER, draw_id=draw.pk, witness_name="Thandi Witness")
+    winner = record_next_winner(draw)
+    return Draw.objects.get(pk=draw.pk), winner
+
+
+@pytest.fixture
+def complete(running) -> tuple[Draw, DrawPick, DrawPick]:
+    draw, first = running
+    second = record_next_winner(draw)
+    draw.refresh_from_db()
+    assert draw.is_complete()
+    return draw, first, second
+
+
+def cash(amount_cents: int, words: str = "Podium 3", **data) -> LineSpec:
+    return LineSpec(LineKind.CASH, amount_cents, LineSource.BOARD, words, data)
+
+
+@pytest.fixture
+def manager_actor(user_for) -> Actor:
+    return Actor.for_user(user_for(PROMOTIONS_MANAGER))
+
+
+@pytest.fixture
+def auditor_actor(user_for) -> Actor:
+    return Actor.for_user(user_for(AUDITOR))
+
+
+@pytest.fixture
+def seed(reference_data):
+    """One seed promotion loaded (draws' own fixture, reused): a finder of its draws."""
+    from draws.seeds import load_promotion
+    from draws.tests.builders import sast
+
+    def load(module):
+        promotion, _ = load_promotion(module.PROMOTION, actor=Actor.system("test"))
+
+        def draw(series_code: str, *when) -> Draw:
+            return Draw.objects.get(series__promotion=promotion, series__code=series_code, scheduled_at=sast(*when))
+
+        return draw
+
+    return load

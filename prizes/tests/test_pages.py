@@ -1,0 +1,150 @@
+"""The prize pages: a board filled in through plain fields (managers; auditors read), the
+prize record of a draw with its corrections, the totals and the CSV; the draw page and Tonight
+name a board's missing settings."""
+
+import csv
+import io
+
+import pytest
+from django.urls import reverse
+
+from core.roles import PROMOTIONS_MANAGER
+from draws.tests.builders import MANAGER
+from prizes.models import BoardGame, PrizeLine
+from prizes.services import SlotDef, board_create, prize_lines_store
+from prizes.tests.conftest import cash
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def podiums(running):
+    draw, _ = running
+    return board_create(
+        actor=MANAGER,
+        series=draw.series,
+        game=BoardGame.PODIUM,
+        slots=[SlotDef("Podium 1", None, rule="r41"), SlotDef("Podium 2", 500_000, rule="r41")],
+    )
+
+
+@pytest.fixture
+def idle_board(reference_data):
+    from promotions.tests.factories import make_series
+
+    return board_create(
+        actor=MANAGER,
+        series=make_series(),
+        game=BoardGame.ROULETTE,
+        slots=[SlotDef("Podium 1", None), SlotDef("Podium 2", 500_000)],
+        total_cents=1_000_000,
+    )
+
+
+def test_a_manager_fills_in_a_board_in_rand(manager, idle_board):
+    url = reverse("prizes:board", kwargs={"board_id": idle_board.pk})
+    page = manager.get(url)
+    assert "Still to set before a draw can start:" in page.content.decode()
+    first, second = idle_board.slots.all()
+    data = {
+        f"slot_{first.pk}_amount": "R 5,000.00",
+        f"slot_{first.pk}_kind": "cash",
+        f"slot_{second.pk}_amount": "5000",
+        f"slot_{second.pk}_kind": "play",
+        "setting_min_stake_cents": "200",
+        "setting_max_spins": "10",
+        **{f"setting_multiplier_{n}": "2" for n in range(37)},
+        "total": "10 000",
+    }
+    page = manager.post(url, data, follow=True)
+    assert "saved" in page.content.decode()
+    assert list(idle_board.slots.values_list("amount_cents", "kind")) == [(500_000, "cash"), (500_000, "play")]
+    assert "Still to set" not in page.content.decode()
+
+
+def test_a_board_that_does_not_add_up_is_refused_on_the_page(manager, idle_board):
+    first, second = idle_board.slots.all()
+    data = {f"slot_{first.pk}_amount": "6000", f"slot_{first.pk}_kind": "cash", f"slot_{second.pk}_kind": "cash"}
+    data |= {f"slot_{second.pk}_amount": "5000", "total": "10000"}
+    page = manager.post(reverse("prizes:board", kwargs={"board_id": idle_board.pk}), data)
+    assert "more than the board&#x27;s total of R 10,000.00" in page.content.decode()
+    assert first.__class__.objects.get(pk=first.pk).amount_cents is None
+
+
+@pytest.mark.parametrize("amount", ["-5", "12.345", "five"])
+def test_a_slip_in_an_amount_is_refused(manager, idle_board, amount):
+    first, _ = idle_board.slots.all()
+    page = manager.post(
+        reverse("prizes:board", kwargs={"board_id": idle_board.pk}),
+        {f"slot_{first.pk}_amount": amount, f"slot_{first.pk}_kind": "cash"},
+    )
+    assert page.status_code == 200 and "invalid-feedback" in page.content.decode()
+    assert first.__class__.objects.get(pk=first.pk).amount_cents is None
+
+
+def test_an_auditor_reads_a_board_and_may_not_change_it(auditor, idle_board):
+    url = reverse("prizes:board", kwargs={"board_id": idle_board.pk})
+    page = auditor.get(url)
+    assert "board-form" not in page.content.decode() and "R 5,000.00" in page.content.decode()
+    assert auditor.post(url, {}).status_code == 403
+
+
+def test_the_board_is_not_offered_while_its_draw_runs(manager, podiums):
+    page = manager.get(reverse("prizes:board", kwargs={"board_id": podiums.pk}))
+    assert "board-form" not in page.content.decode()
+    assert "A draw of this series is running" in page.content.decode()
+
+
+def test_the_draw_page_and_tonight_name_the_missing_settings(manager, reference_data):
+    import time_machine
+
+    from draws.tests.builders import sast
+    from draws.tests.factories import make_draw
+    from promotions.tests.factories import make_series
+
+    series = make_series(windows=[{"day": 0, "open": "00:00", "close_before": 5}])
+    draw = make_draw(series, sast(2026, 3, 4, 21, 0))
+    board_create(actor=MANAGER, series=series, game=BoardGame.REVEAL, slots=[SlotDef("Reveal 1")])
+    with time_machine.travel(sast(2026, 3, 4, 18, 0), tick=False):
+        page = manager.get(reverse("draws:detail", kwargs={"draw_id": draw.pk})).content.decode()
+        assert "Prizes not set:" in page and "set the amount of Reveal 1" in page
+        tonight = manager.get(reverse("draws:tonight")).content.decode()
+        assert "set the amount of Reveal 1" in tonight
+
+
+def test_the_prize_record_of_a_draw_and_its_correction(manager, complete):
+    draw, winner, _ = complete
+    [line] = prize_lines_store(actor=MANAGER, draw=draw, pick=winner, specs=[cash(800_000, ball="pink")])
+    page = manager.get(reverse("prizes:draw", kwargs={"draw_id": draw.pk})).content.decode()
+    assert "R 8,000.00" in page and "ball: pink" in page
+    assert reverse("prizes:reverse", kwargs={"line_id": line.pk}) in page
+    done = manager.post(
+        reverse("prizes:reverse", kwargs={"line_id": line.pk}), {"reason": "Podium misread."}, follow=True
+    )
+    text = done.content.decode()
+    assert "Reason: Podium misread." in text and "-R 8,000.00" in text
+    assert PrizeLine.objects.get(reverses=line).amount_cents == -800_000
+
+
+def test_the_record_totals_and_csv(client_for, complete):
+    from core.roles import AUDITOR
+
+    draw, first, second = complete
+    prize_lines_store(actor=MANAGER, draw=draw, pick=first, specs=[cash(800_000)])
+    prize_lines_store(actor=MANAGER, draw=draw, pick=second, specs=[cash(300_000, "Podium 1")])
+    auditor = client_for(AUDITOR)
+    page = auditor.get(reverse("prizes:record")).content.decode()
+    assert "R 11,000.00" in page  # the night's, the promotion's, the property's and the draw's totals
+    rows = list(csv.reader(io.StringIO(auditor.get(reverse("prizes:record_csv")).content.decode())))
+    assert rows[0][:3] == ["draw", "draw time", "night"]
+    assert [(r[5], r[10], r[11]) for r in rows[1:]] == [
+        (str(first.k), "8000", "Podium 3"),
+        (str(second.k), "3000", "Podium 1"),
+    ]
+
+
+def test_the_series_page_links_to_its_boards(client_for, podiums):
+    page = client_for(PROMOTIONS_MANAGER).get(
+        reverse("promotions:detail", kwargs={"promotion_id": podiums.series.promotion_id})
+    )
+    assert reverse("prizes:series_boards", kwargs={"series_id": podiums.series_id}) in page.content.decode()
