@@ -224,7 +224,8 @@ def test_every_guard_function_names_its_search_path_with_pg_temp_last(db):
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT p.proname, p.proconfig FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid "
-            "JOIN pg_class c ON c.oid = t.tgrelid WHERE NOT t.tgisinternal AND (c.relname LIKE 'draws\\_%%' OR c.relname LIKE 'prizes\\_%%')"
+            "JOIN pg_class c ON c.oid = t.tgrelid WHERE NOT t.tgisinternal "
+            "AND (c.relname LIKE 'draws\\_%%' OR c.relname LIKE 'prizes\\_%%')"
         )
         functions = dict(cursor.fetchall())
     assert len(functions) == 10  # draws: 0014 added the RAPS entries' statement guard; prizes: lines, jackpots
