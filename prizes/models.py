@@ -334,3 +334,45 @@ class ProgressiveEntry(models.Model):
 
     def __str__(self) -> str:
         return self.words
+
+
+# --- Stage games as played (issue 14, item 2; conduct's part) ---------------------------------
+
+
+class GamePlayStatus(models.TextChoices):
+    OPEN = "open", "Being played"
+    FINISHED = "finished", "Finished: prizes recorded"
+
+
+class GamePlay(models.Model):
+    """What the conductor recorded of one board's game in one draw, in order (prizes/conduct.py).
+    A game whose outcome depends on several winners (the vault's balls drawn without
+    replacement, the slots opened once each) is one play per draw and board, `pick` empty,
+    each event naming its pick; a game one winner plays alone (roulette, the die, the safe) is
+    one play per winning pick. Finishing it stores the prize lines once: never a typed amount."""
+
+    draw = models.ForeignKey("draws.Draw", on_delete=models.PROTECT, related_name="game_plays")
+    pick = models.OneToOneField(
+        "draws.DrawPick", null=True, blank=True, on_delete=models.PROTECT, related_name="game_play"
+    )
+    board = models.ForeignKey(PrizeBoard, on_delete=models.PROTECT, related_name="plays")
+    game = models.CharField(max_length=20, choices=BoardGame.choices)
+    events = models.JSONField(default=list, blank=True, help_text="What happened on stage, in order.")
+    status = models.CharField(max_length=10, choices=GamePlayStatus.choices, default=GamePlayStatus.OPEN)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    finished_by = models.CharField(max_length=150, blank=True)
+
+    class Meta:
+        ordering = ["draw", "board", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["draw", "board"], condition=Q(pick__isnull=True), name="play_per_draw_board"
+            ),
+            models.CheckConstraint(
+                condition=Q(status="open", finished_at__isnull=True) | Q(status="finished", finished_at__isnull=False),
+                name="play_finished_has_time",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} of draw {self.draw_id}"

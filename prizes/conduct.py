@@ -1,0 +1,261 @@
+"""The conductor records what happened on stage; the system computes the prize lines (issue 14,
+item 2): never a typed amount.
+
+- game_event_record: one thing that happened (a slot opened, a ball drawn), checked against the
+  game's rules by its pure engine (prizes/games/) before it is kept; GameRefused becomes the
+  conductor's refusal in words.
+- game_finish: the prize lines of the play's winners, computed from the events, the board, the
+  winners' add-on flags at their outcome time and the series' progressive when the game says a
+  jackpot was won; stored exactly once (the draw's row lock serialises two clicks).
+
+Games whose outcome depends on several winners (the vault's balls drawn without replacement,
+slots each opened once) are one play per draw and board (`pick` empty, each event naming its
+pick): finishing computes every winner's lines together. Per-winner games (roulette, Roll into
+Riches, the safe) would be one play per pick; they are not conducted here yet (see GAMES).
+"""
+
+from collections.abc import Hashable
+
+from django.db import transaction
+from django.utils import timezone
+
+from core.audit import Actor, audit_log
+from core.errors import DomainError
+from draws.models import Draw, DrawPick, DrawStatus
+from members.staff import check_staff_property
+from prizes.addon_selectors import addon_lines_of_day
+from prizes.addons import WinnerFlags, addon_lines
+from prizes.boards import _candidates, _most_specific, draw_local_date, missing_settings_of
+from prizes.games import reveals, vault
+from prizes.lines import GameRefused, LineKind, LineSource, LineSpec
+from prizes.models import BoardGame, BoardSlot, GamePlay, GamePlayStatus, PrizeBoard, PrizeLine, Progressive
+from prizes.progressives import jackpot_line, progressive_win
+from prizes.services import PRIZES, prize_lines_store
+
+RUN_PERMISSION = "draws.add_drawpick"  # the conductor: whoever runs the draw on stage
+
+SLOT_GAMES = {
+    BoardGame.REVEAL: reveals.SlotGame.REVEAL,
+    BoardGame.ENVELOPE: reveals.SlotGame.ENVELOPE,
+    BoardGame.PODIUM: reveals.SlotGame.PODIUM,
+    BoardGame.PRIZE_CARD: reveals.SlotGame.PRIZE_CARD,
+    BoardGame.FINALE_CARD: reveals.SlotGame.GRAND_FINALE_CARD,
+}
+GAMES = {*SLOT_GAMES, BoardGame.VAULT}  # the games conducted here
+
+
+# --- Reading a play ---------------------------------------------------------------------------
+
+
+def slot_label(board: PrizeBoard, slot: BoardSlot) -> str:
+    """The label the stage uses: "3" for the board's "Reveal 3" (the game's noun is said once)."""
+    noun = SLOT_GAMES.get(board.game)
+    return slot.label.removeprefix(f"{noun.value} ") if noun else slot.label
+
+
+def _slot_line(slot: BoardSlot) -> reveals.Slot:
+    amount = (slot.count or 0) if slot.kind == LineKind.ENTRIES else (slot.amount_cents or 0)
+    return reveals.Slot(label="", amount_cents=amount, kind=LineKind(slot.kind))
+
+
+def play_lines(
+    draw: Draw, board: PrizeBoard, events: list[dict], winners: list[DrawPick], *, final: bool = False
+) -> dict[int, list[LineSpec]]:
+    """Each winner's lines (by pick id) from the events so far; GameRefused if they cannot have
+    happened. `winners` are the board's winning picks in pick order. `final`: the play is being
+    finished, so a declined winner without a turn gets the slot left over (PRIZES.md §1)."""
+    slots = [s for s in board.slots.all() if not s.every_winner]
+    by_pick = {event["pick"]: event for event in events}
+    if board.game in SLOT_GAMES:
+        game = SLOT_GAMES[board.game]
+        board_slots = [reveals.Slot(slot_label(board, s), _slot_line(s).amount_cents, LineKind(s.kind)) for s in slots]
+        picks = [
+            reveals.Pick(p.pk, by_pick[p.pk]["slot"] if p.pk in by_pick else None, declined=p.outcome == "declined")
+            for p in winners
+            if p.pk in by_pick or (final and p.outcome == "declined")
+        ]
+        opened: dict[Hashable, LineSpec] = reveals.open_slots(slots=board_slots, picks=picks, game=game)
+        lines = {pick: [line] for pick, line in opened.items()}
+    elif board.game == BoardGame.VAULT:
+        pink = next(s for s in slots if "pink" in s.label.lower())
+        white = next(s for s in slots if "pink" not in s.label.lower())
+        drawn = [p for p in winners if p.pk in by_pick]
+        specs = vault.vault_lines(
+            last_thursday=board.setting("balls") == vault.LAST_THURSDAY_VAULT.balls,
+            balls=[by_pick[p.pk]["ball"] for p in drawn],
+            jackpot_cents=pink.amount_cents or 0,
+            consolation_cents=white.amount_cents or 0,
+            tier=board.tier.name if board.tier_id else "",
+            draw_date=draw_local_date(draw),
+        )
+        lines = {p.pk: [spec] for p, spec in zip(drawn, specs, strict=True)}
+    else:
+        raise GameRefused(f"{board.get_game_display()} is not conducted from this page yet.")
+    extra = [s for s in board.slots.all() if s.every_winner]  # e.g. RF r34.1 entries for every winner
+    for pick_lines in lines.values():
+        pick_lines.extend(
+            LineSpec(LineKind(s.kind), _slot_line(s).amount_cents, LineSource.BOARD, s.value_words(), {"slot": s.label})
+            for s in extra
+        )
+    return lines
+
+
+def board_winners(draw: Draw, board: PrizeBoard) -> list[DrawPick]:
+    """The draw's winners who play on `board` (the most specific board of their tier), in pick order."""
+    boards = _candidates(draw)
+    picks = DrawPick.objects.filter(draw=draw).select_related("member", "member__tier").order_by("seq")
+    return [
+        p for p in picks if p.is_winner() and getattr(_most_specific(boards, p.member.tier_id), "pk", None) == board.pk
+    ]
+
+
+# --- Services ---------------------------------------------------------------------------------
+
+
+def _require(actor: Actor) -> None:
+    if actor.user is not None and not actor.user.has_perm(RUN_PERMISSION):
+        raise DomainError("Only whoever runs the draw on stage records its games.", code="not_allowed")
+
+
+def _locked(actor: Actor, pick_id: int) -> tuple[Draw, DrawPick, PrizeBoard]:
+    """The pick's draw, locked until the transaction ends, the pick and its board, checked."""
+    _require(actor)
+    try:
+        draw_id = DrawPick.objects.values_list("draw_id", flat=True).get(pk=pick_id)
+    except DrawPick.DoesNotExist:
+        raise DomainError("No such pick.", code="no_pick") from None
+    draw = (
+        Draw.objects.select_for_update(of=("self",))
+        .select_related("property", "series", "series__promotion")
+        .get(pk=draw_id)
+    )
+    check_staff_property(actor, draw.property, **PRIZES)
+    if draw.status not in (DrawStatus.RUNNING, DrawStatus.DRAWN):
+        raise DomainError("A game is played once the draw has started.", code="draw_not_started")
+    pick = DrawPick.objects.select_related("member", "member__tier").get(pk=pick_id)
+    if not pick.is_winner():
+        raise DomainError(f"Pick {pick.k} is not a winner: only a winner plays.", code="not_winner")
+    board = _most_specific(_candidates(draw), pick.member.tier_id)
+    if board is None:
+        raise DomainError(f"{draw.series.name} has no prize board for this winner.", code="no_board")
+    if board.game not in GAMES:
+        raise DomainError(f"{board.get_game_display()} is not conducted from this page yet.", code="game_not_here")
+    if missing := missing_settings_of(board):
+        raise DomainError(f"The prize board is not complete: set {', '.join(missing)} first.", code="board_incomplete")
+    return draw, pick, board
+
+
+def _play(draw: Draw, board: PrizeBoard) -> GamePlay:
+    play, _ = GamePlay.objects.get_or_create(draw=draw, board=board, pick=None, defaults={"game": board.game})
+    return play
+
+
+def _refused(error: GameRefused) -> DomainError:
+    return DomainError(str(error), code="game_refused")
+
+
+def game_event_record(*, actor: Actor, pick_id: int, event: dict) -> GamePlay:
+    """Record what the winner of `pick_id` did on stage: {"slot": "3"} (a reveal, envelope,
+    podium or card opened) or {"ball": "pink"} (the vault). Refused, with the engine's words,
+    when it cannot have happened; audited."""
+    with transaction.atomic():
+        draw, pick, board = _locked(actor, pick_id)
+        play = _play(draw, board)
+        if play.status == GamePlayStatus.FINISHED:
+            raise DomainError("This game is finished and its prizes recorded.", code="finished_already")
+        if any(e["pick"] == pick.pk for e in play.events):
+            raise DomainError(f"Pick {pick.k}'s turn is already recorded.", code="turn_recorded")
+        key = "ball" if board.game == BoardGame.VAULT else "slot"
+        value = str(event.get(key) or "").strip()
+        if not value:
+            raise DomainError(
+                "Choose the ball drawn." if key == "ball" else "Choose what the winner opened.", code="event_blank"
+            )
+        recorded = {"pick": pick.pk, "k": pick.k, key: value, "at": timezone.now().isoformat()}
+        try:
+            play_lines(draw, board, [*play.events, recorded], board_winners(draw, board))
+        except GameRefused as error:
+            raise _refused(error) from None
+        play.events = [*play.events, recorded]
+        play.save(update_fields=["events"])
+        audit_log(
+            actor=actor,
+            action="prize.game_event",
+            obj=draw,
+            data={"game": board.game, "board": str(board), "pick": pick.k, "card_number": pick.card_number, key: value},
+        )
+    return play
+
+
+def game_finish(*, actor: Actor, pick_id: int) -> list[PrizeLine]:
+    """Compute and store the prize lines of the game `pick_id` plays in, for every winner of it,
+    once: finishing again (or a second click waiting on the lock) is refused and stores nothing."""
+    with transaction.atomic():
+        draw, _pick, board = _locked(actor, pick_id)
+        play = _play(draw, board)
+        if play.status == GamePlayStatus.FINISHED:
+            raise DomainError("This game is finished and its prizes recorded.", code="finished_already")
+        if draw.status != DrawStatus.DRAWN:
+            raise DomainError("Finish the game once the draw has all its winners.", code="draw_running")
+        winners = board_winners(draw, board)
+        turns = {e["pick"] for e in play.events}
+        waiting = [
+            p for p in winners if p.pk not in turns and not (p.outcome == "declined" and board.game in SLOT_GAMES)
+        ]
+        if waiting:
+            raise DomainError(
+                f"Record pick {waiting[0].k}'s turn first: every winner plays before the prizes are computed.",
+                code="turns_missing",
+            )
+        try:
+            lines = play_lines(draw, board, play.events, winners, final=True)
+        except GameRefused as error:
+            raise _refused(error) from None
+        stored = []
+        for pick in winners:
+            specs = _with_jackpot(actor, draw, pick, lines.get(pick.pk, []))
+            specs += _addons(draw, pick, specs)
+            if specs:
+                stored += prize_lines_store(actor=actor, draw=draw, pick=pick, specs=specs)
+        play.status = GamePlayStatus.FINISHED
+        play.finished_at = timezone.now()
+        play.finished_by = actor.label
+        play.save(update_fields=["status", "finished_at", "finished_by"])
+        audit_log(
+            actor=actor,
+            action="prize.game_finished",
+            obj=draw,
+            data={"game": board.game, "board": str(board), "lines": len(stored)},
+        )
+    return stored
+
+
+def _with_jackpot(actor: Actor, draw: Draw, pick: DrawPick, specs: list[LineSpec]) -> list[LineSpec]:
+    """A jackpot line of the game is paid from the series' progressive when it has one (its
+    value, then back to base, one win a draw); else the board's amount is the jackpot (GH A4)."""
+    progressive = Progressive.objects.filter(series_id=draw.series_id).order_by("pk").first()
+    if progressive is None:
+        return list(specs)
+    result = []
+    for spec in specs:
+        if spec.source == LineSource.JACKPOT:
+            won = jackpot_line(progressive_win(actor=actor, progressive_id=progressive.pk, pick_id=pick.pk))
+            spec = LineSpec(won.kind, won.amount_cents, won.source, won.words, {**spec.data, **won.data})
+        result.append(spec)
+    return result
+
+
+def _addons(draw: Draw, pick: DrawPick, specs: list[LineSpec]) -> list[LineSpec]:
+    """The winner's add-ons by his flags at the moment his outcome was recorded (A6, A12)."""
+    verified_at = pick.outcome_at or timezone.now()
+    promotion = draw.series.promotion
+    return addon_lines(
+        promotion_code=promotion.code,
+        series_code=draw.series.code,
+        flags=WinnerFlags.of(pick.member),
+        verified_at=verified_at,
+        prize_lines=specs,
+        earlier_addons_today=addon_lines_of_day(
+            member_id=pick.member_id, promotion_id=promotion.pk, day=timezone.localdate(verified_at)
+        ),
+    )
