@@ -15,3 +15,5 @@ class PrizesConfig(AppConfig):
         from core import panels
 
         panels.register("draw.prizes", "prizes_tags", "draw_prize_settings")
+        # The conductor's game controls on the draw's run page (prizes/conduct.py).
+        panels.register("draw.game", "prizes_tags", "draw_game")

@@ -259,3 +259,50 @@ def _addons(draw: Draw, pick: DrawPick, specs: list[LineSpec]) -> list[LineSpec]
             member_id=pick.member_id, promotion_id=promotion.pk, day=timezone.localdate(verified_at)
         ),
     )
+
+
+# --- The conductor's panel (the draw's run page) ----------------------------------------------
+
+
+def conduct_panel(draw: Draw) -> list[dict]:
+    """For each board the draw's winners play on: its winners in pick order with the turn
+    recorded, the choices still open (slots not opened; the balls) and, once finished, the
+    lines computed. Only once the draw has started."""
+    if draw.status not in (DrawStatus.RUNNING, DrawStatus.DRAWN):
+        return []
+    boards = _candidates(draw)
+    if not boards:
+        return []
+    plays = {p.board_id: p for p in GamePlay.objects.filter(draw=draw, pick__isnull=True)}
+    picks = list(DrawPick.objects.filter(draw=draw).select_related("member").order_by("seq"))
+    lines: dict[int, list[PrizeLine]] = {}
+    for line in PrizeLine.objects.filter(draw=draw).order_by("pk"):
+        lines.setdefault(line.pick_id, []).append(line)
+    panels: dict[int, dict] = {}
+    for pick in picks:
+        if not pick.is_winner():
+            continue
+        board = _most_specific(boards, pick.member.tier_id)
+        if board is None:
+            continue
+        play = plays.get(board.pk)
+        panel = panels.setdefault(
+            board.pk, {"board": board, "play": play, "rows": [], "supported": board.game in GAMES}
+        )
+        events = {e["pick"]: e for e in (play.events if play else [])}
+        panel["rows"].append({"pick": pick, "event": events.get(pick.pk), "lines": lines.get(pick.pk, [])})
+    for panel in panels.values():
+        board, play = panel["board"], panel["play"]
+        opened = {e.get("slot") for e in (play.events if play else [])}
+        panel["finished"] = bool(play and play.status == GamePlayStatus.FINISHED)
+        panel["vault"] = board.game == BoardGame.VAULT
+        panel["choices"] = [
+            label for s in board.slots.all() if not s.every_winner and (label := slot_label(board, s)) not in opened
+        ]
+        if panel["vault"]:
+            left = vault.vault_left(
+                last_thursday=board.setting("balls") == vault.LAST_THURSDAY_VAULT.balls,
+                drawn=[e["ball"] for e in (play.events if play else [])],
+            )
+            panel["left"] = left
+    return list(panels.values())

@@ -1,12 +1,14 @@
 from django.urls import path
 
-from prizes import progressive_views, views
+from prizes import conduct_views, progressive_views, views
 
 app_name = "prizes"
 urlpatterns = [
     path("series/<int:series_id>/boards/", views.series_boards, name="series_boards"),
     path("boards/<int:board_id>/", views.board_detail, name="board"),
     path("draws/<int:draw_id>/", views.draw_record, name="draw"),
+    path("draws/<int:draw_id>/game/event/", conduct_views.game_event, name="game_event"),
+    path("draws/<int:draw_id>/game/finish/", conduct_views.game_finish, name="game_finish"),
     path("lines/<int:line_id>/correct/", views.line_reverse, name="reverse"),
     path("record/", views.record, name="record"),
     path("record.csv", views.record_csv, name="record_csv"),

@@ -20,3 +20,19 @@ def draw_prize_settings(context, draw):
         "started": state.has_started,
         "perms": context.get("perms"),
     }
+
+
+@register.inclusion_tag("prizes/_conduct.html", takes_context=True)
+def draw_game(context, draw):
+    """The conductor's controls for each winner's game on the draw's run page (core.panels slot
+    "draw.game"): record the slot opened or the ball drawn, then Finish to compute the prizes."""
+    from prizes.conduct import conduct_panel
+
+    perms = context.get("perms")
+    return {
+        "draw": draw,
+        "panels": conduct_panel(draw),
+        "may_conduct": bool(perms and "draws.add_drawpick" in perms),
+        "complete": draw.status == "drawn",
+        "csrf_token": context.get("csrf_token"),
+    }

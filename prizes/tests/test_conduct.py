@@ -90,7 +90,7 @@ def test_finish_waits_for_every_winner_and_for_the_whole_draw(reference_data):
 
 
 def test_a_board_with_a_blank_amount_is_not_played(reference_data):
-    draw, (first,) = draw_of(1, BoardGame.REVEAL, REVEALS)
+    _draw, (first,) = draw_of(1, BoardGame.REVEAL, REVEALS)
     BoardSlot.objects.filter(label="Reveal 1").update(amount_cents=None)  # as a board seeded with a "cfg"
     with pytest.raises(DomainError, match="set the amount of Reveal 1 first"):
         game_event_record(actor=MANAGER, pick_id=first.pk, event={"slot": "2"})
@@ -98,7 +98,7 @@ def test_a_board_with_a_blank_amount_is_not_played(reference_data):
 
 @pytest.mark.parametrize("role", [REWARDS_DESK, AUDITOR])
 def test_only_the_conductor_records_a_game(reference_data, user_for, role):
-    draw, (first,) = draw_of(1, BoardGame.REVEAL, REVEALS)
+    _draw, (first,) = draw_of(1, BoardGame.REVEAL, REVEALS)
     with pytest.raises(DomainError, match="Only whoever runs the draw"):
         game_event_record(actor=Actor.for_user(user_for(role)), pick_id=first.pk, event={"slot": "1"})
     with pytest.raises(DomainError, match="Only whoever runs the draw"):
@@ -116,7 +116,7 @@ def vault_draw(**kwargs):
 
 def test_the_last_thursdays_vault_refuses_a_second_pink_and_a_third_white(reference_data):
     """GH r9, A2: 3 balls (2 white, 1 pink) drawn without replacement."""
-    draw, (first, second, third) = vault_draw()
+    _draw, (first, second, third) = vault_draw()
     game_event_record(actor=MANAGER, pick_id=first.pk, event={"ball": "white"})
     game_event_record(actor=MANAGER, pick_id=second.pk, event={"ball": "white"})
     with pytest.raises(DomainError, match="No white ball is left in the vault"):

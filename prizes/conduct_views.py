@@ -1,0 +1,55 @@
+"""The conductor's buttons on the draw's run page (prizes/conduct.py does the work): each POST
+records one thing that happened on stage, or finishes the game, then returns to the draw."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import permission_required
+from django.http import Http404
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST
+
+from core.audit import Actor
+from core.errors import DomainError
+from draws.models import DrawPick
+from prizes import conduct
+
+
+def _pick_id(request, draw_id: int) -> int:
+    pick = DrawPick.objects.filter(draw_id=draw_id, pk=request.POST.get("pick") or 0).values_list("pk", flat=True)
+    if not request.POST.get("pick", "").isdigit() or not pick:
+        raise Http404("No such pick in this draw.")
+    return pick[0]
+
+
+def _back(draw_id: int):
+    response = redirect("draws:detail", draw_id=draw_id)
+    response["Location"] += "#game"
+    return response
+
+
+@require_POST
+@permission_required(conduct.RUN_PERMISSION, raise_exception=True)
+def game_event(request, draw_id: int):
+    pick_id = _pick_id(request, draw_id)
+    event = {key: request.POST[key] for key in ("slot", "ball") if key in request.POST}
+    try:
+        conduct.game_event_record(actor=Actor.from_request(request), pick_id=pick_id, event=event)
+    except DomainError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, "Recorded.")
+    return _back(draw_id)
+
+
+@require_POST
+@permission_required(conduct.RUN_PERMISSION, raise_exception=True)
+def game_finish(request, draw_id: int):
+    pick_id = _pick_id(request, draw_id)
+    try:
+        lines = conduct.game_finish(actor=Actor.from_request(request), pick_id=pick_id)
+    except DomainError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(
+            request, f"The game is finished: {len(lines)} prize line{'s' if len(lines) != 1 else ''} recorded."
+        )
+    return _back(draw_id)
