@@ -17,6 +17,20 @@ from draws.registers import counts as register_counts
 
 # The presentation window when the series does not say (the seeds: 90 seconds).
 
+# What the game on stage shows (issue 14, item 8): the app above (prizes) registers a function
+# giving, for a draw, the lines the audience reads (the ball drawn, the slot opened, the prize
+# won), in a bounded number of queries and without personal data. draws never imports prizes.
+_game_words = []
+
+
+def register_game_words(function) -> None:
+    _game_words.append(function)
+
+
+def game_words(draw: Draw) -> list[str]:
+    return [words for function in _game_words for words in function(draw)]
+
+
 # What the audience reads next to a confirmed winner.
 STAGE_OUTCOME_WORDS = {
     PickOutcome.PRESENT: "Winner",
@@ -60,13 +74,15 @@ class StageState:
     winners: list[StagePick] = field(default_factory=list)
     seconds: int = 90
     due: bool = False  # the draw's time has come (it starts any moment)
+    game: list[str] = field(default_factory=list)  # the game on stage, as the audience reads it
 
     @property
     def version(self) -> str:
         """Changes whenever what the screen shows changes (the script redraws only then)."""
         current = f"{self.current.k}" if self.current else "-"
         due = int(self.due)
-        return f"{self.phase}:{self.draw.status}:{current}:{len(self.winners)}:{self.draw.entries_count}:{due}"
+        game = len("|".join(self.game)), len(self.game)  # a new event or prize lengthens it
+        return f"{self.phase}:{self.draw.status}:{current}:{len(self.winners)}:{self.draw.entries_count}:{due}:{game}"
 
 
 def stage_draw(draw_id: int) -> Draw:
@@ -96,7 +112,14 @@ def stage_state(draw: Draw) -> StageState:
     prize = str(getattr(draw.series, "prize_text", "") or "")
     due = draw.scheduled_at <= state.now
     return StageState(
-        draw=draw, phase=state.stage_phase, prize=prize, current=current, winners=winners, seconds=seconds, due=due
+        draw=draw,
+        phase=state.stage_phase,
+        prize=prize,
+        current=current,
+        winners=winners,
+        seconds=seconds,
+        due=due,
+        game=game_words(draw) if state.has_started else [],
     )
 
 

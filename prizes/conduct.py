@@ -306,3 +306,25 @@ def conduct_panel(draw: Draw) -> list[dict]:
             )
             panel["left"] = left
     return list(panels.values())
+
+
+# --- The stage screen (draws.stage.register_game_words) ---------------------------------------
+
+
+def stage_game_words(draw: Draw) -> list[str]:
+    """What the audience reads of the draw's games: each turn as it is recorded ("Pick 2: white
+    ball"), then the prizes won once the game is finished. Pick numbers only, no names: two
+    queries whatever the number of winners."""
+    plays = list(GamePlay.objects.filter(draw=draw).order_by("pk"))
+    if not plays:
+        return []
+    lines: dict[int, list[str]] = {}
+    for k, words in PrizeLine.objects.filter(draw=draw).order_by("pick__seq", "pk").values_list("pick__k", "words"):
+        lines.setdefault(k, []).append(words)
+    shown = []
+    for play in plays:
+        for event in play.events:
+            turn = f"{event['ball']} ball" if "ball" in event else f"opened {event['slot']}"
+            won = "; ".join(lines.get(event["k"], []))
+            shown.append(f"Pick {event['k']}: {turn}" + (f". Won: {won}" if won else ""))
+    return shown
