@@ -15,3 +15,9 @@ class PrizesConfig(AppConfig):
         from core import panels
 
         panels.register("draw.prizes", "prizes_tags", "draw_prize_settings")
+        # Finalist places and entries prizes become entrants of the later draw when its entries
+        # freeze (draws.entry_sources; issue 14, item 6).
+        from draws.entry_sources import register as register_entry_source
+        from prizes.carry import carried_into
+
+        register_entry_source(carried_into)
