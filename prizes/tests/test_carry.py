@@ -9,7 +9,7 @@ import time_machine
 
 from core.audit import Actor
 from core.errors import DomainError
-from draws.engine import draw_key_serial, draw_start, pick_outcome_record
+from draws.engine import draw_end_short, draw_key_serial, draw_start, pick_outcome_record
 from draws.entry_sources import carried_entries
 from draws.models import Channel, Draw, DrawPick, DrawStatus, PickOutcome
 from draws.raps import raps_list_upload
@@ -18,7 +18,7 @@ from draws.seeds import grc_fast_lane_to_fortune, grc_royal_flush, grc_turn_up_t
 from draws.services import activation_create, draws_close_due
 from draws.tests.builders import MANAGER, pin_seed, sast
 from draws.tests.factories import make_draw
-from draws.verification import verify_record
+from draws.verification import verify_record, verify_records
 from members.models import Property, Tier
 from members.tests.factories import MemberFactory, PointsEntryFactory
 from prizes.addons import WinnerFlags, addon_lines
@@ -241,6 +241,8 @@ def test_royal_flush_raps_winner_entries_join_saturdays_2130_and_do_not_redraw_t
     bin_winner = players(1, "ACE", 600, earned)[0]
     activate(bin_draw, [bin_winner], sast(2024, 11, 16, 9, 0))
     assert [w.member for w in run_electronic(bin_draw)] == [bin_winner]
+    with time_machine.travel(bin_draw.scheduled_at + dt.timedelta(minutes=5), tick=False):
+        draw_end_short(actor=MANAGER, draw_id=bin_draw.pk, reason="One entrant in this bin.")
 
     others = players(4, "ACE", 600, earned)
     activate(cash, [raps_winner, bin_winner, *others], sast(2024, 11, 16, 12, 0))
@@ -268,3 +270,8 @@ def test_royal_flush_raps_winner_entries_join_saturdays_2130_and_do_not_redraw_t
             present(cash, pick)
     cash.refresh_from_db()
     assert_verifies(cash)
+    # Checked together, as an auditor checks a promotion's records: the session's win is outside
+    # the cash draw's once per day, the bin's win justifies its redraw.
+    files = [draw_record_files(Draw.objects.get(pk=d.pk)) for d in (session, bin_draw, cash)]
+    reports = verify_records([(f.json, f.entries) for f in files])
+    assert all(r.holds for r in reports), "\n".join(r.text() for r in reports)
