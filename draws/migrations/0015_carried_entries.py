@@ -5,29 +5,44 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('draws', '0014_raps_guard_per_statement'),
-        ('members', '0009_member_playtsogo_active_since'),
+        ("draws", "0014_raps_guard_per_statement"),
+        ("members", "0009_member_playtsogo_active_since"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.RemoveConstraint(
-            model_name='activation',
-            name='one_activation_per_member_per_draw',
+            model_name="activation",
+            name="one_activation_per_member_per_draw",
         ),
         migrations.AlterField(
-            model_name='activation',
-            name='channel',
-            field=models.CharField(choices=[('ehost', 'eHost kiosk'), ('app', 'Mobile app'), ('desk', 'VIP / Rewards desk'), ('carried', 'Carried from an earlier draw')], max_length=8),
+            model_name="activation",
+            name="channel",
+            field=models.CharField(
+                choices=[
+                    ("ehost", "eHost kiosk"),
+                    ("app", "Mobile app"),
+                    ("desk", "VIP / Rewards desk"),
+                    ("carried", "Carried from an earlier draw"),
+                ],
+                max_length=8,
+            ),
         ),
         migrations.AddConstraint(
-            model_name='activation',
-            constraint=models.UniqueConstraint(condition=models.Q(('channel', 'carried'), _negated=True), fields=('draw', 'member'), name='one_activation_per_member_per_draw'),
+            model_name="activation",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("channel", "carried"), _negated=True),
+                fields=("draw", "member"),
+                name="one_activation_per_member_per_draw",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='activation',
-            constraint=models.UniqueConstraint(condition=models.Q(('channel', 'carried')), fields=('draw', 'member'), name='one_carried_range_per_member_per_draw'),
+            model_name="activation",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("channel", "carried")),
+                fields=("draw", "member"),
+                name="one_carried_range_per_member_per_draw",
+            ),
         ),
     ]

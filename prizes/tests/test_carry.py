@@ -56,7 +56,9 @@ def players(count: int, tier: str, points: int, earned_at: dt.datetime, **kwargs
 def activate(draw: Draw, members, at: dt.datetime) -> None:
     with time_machine.travel(at, tick=False):
         for member in members:
-            activation_create(actor=Actor.system("ehost"), draw_id=draw.pk, card_number=member.card_number, channel="ehost")
+            activation_create(
+                actor=Actor.system("ehost"), draw_id=draw.pk, card_number=member.card_number, channel="ehost"
+            )
 
 
 def present(draw: Draw, pick: DrawPick) -> None:
