@@ -18,7 +18,7 @@ from core.audit import Actor, audit_log
 from core.errors import DomainError
 from core.formats import local_datetime
 from core.swipe import CARD_SWIPE, looks_like_swipe
-from draws import registers
+from draws import entry_sources, registers
 from draws.models import (
     AUTOMATIC_OUTCOMES,
     WINNING_OUTCOMES,
@@ -147,7 +147,10 @@ def draw_start(
         # A RAPS session's winners are its quotas, as uploaded (the series may change later).
         raps = getattr(draw, "raps_list", None) if draw.method == DrawMethod.RAPS else None
         draw.winners_wanted = raps.slot_quota + raps.table_quota if raps else draw.series.winners_per_draw
-        draw.win_once = draw.series.win_once_scope
+        # A finalist draw's entrants all won the draws that carried them there (often the same
+        # day): its win-once scope is the draw itself, or it could never have a winner.
+        carried_only = entry_sources.takes_carried_only(draw)
+        draw.win_once = WinOnceScope.DRAW if carried_only else draw.series.win_once_scope
         draw.presentation_seconds = draw.series.presentation_seconds
         draw.one_selection_per_draw = draw.series.one_selection_per_draw
         draw.early_start_reason = early_start_reason if early else ""
@@ -230,8 +233,11 @@ def _automatic_outcome(draw: Draw, member: Member, now: dt.datetime) -> tuple[st
 def _win_in_scope(draw: Draw, member: Member) -> DrawPick | None:
     """A win of this member in another draw within the series' win-once scope. "day" and
     "period" reach across the promotion's draws (Turn Up the Heat rule 12: once per promotional
-    day, the 3pm and 7pm draws alike); "draw", "session" and "bin" mean this draw only."""
+    day, the 3pm and 7pm draws alike); "draw", "session" and "bin" mean this draw only. A win in a
+    RAPS bonus session never counts: Royal Flush rule 36's once per day is the cash draws' (A13),
+    or rule 34.1's entries for that week's bonus winners would be void at the Saturday cash draw."""
     wins = DrawPick.objects.filter(member=member, outcome__in=WINNING_OUTCOMES).exclude(draw=draw)
+    wins = wins.exclude(draw__method=DrawMethod.RAPS)
     wins = wins.filter(draw__series__promotion_id=draw.series.promotion_id)
     if draw.win_once == WinOnceScope.DAY:
         day = timezone.localdate(draw.scheduled_at)

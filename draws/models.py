@@ -202,6 +202,9 @@ class Channel(models.TextChoices):
     EHOST = "ehost", "eHost kiosk"
     APP = "app", "Mobile app"
     DESK = "desk", "VIP / Rewards desk"
+    # Not an activation by the member: a finalist place or entries won in an earlier draw,
+    # written when the entries freeze (draws.entry_sources).
+    CARRIED = "carried", "Carried from an earlier draw"
 
 
 class DeviceKind(models.TextChoices):
@@ -256,7 +259,15 @@ class Activation(models.Model):
     class Meta:
         ordering = ["draw", "first_serial"]
         constraints = [
-            models.UniqueConstraint(fields=["draw", "member"], name="one_activation_per_member_per_draw"),
+            # One activation per member, and besides it at most one range of carried entries.
+            models.UniqueConstraint(
+                fields=["draw", "member"],
+                condition=~Q(channel="carried"),
+                name="one_activation_per_member_per_draw",
+            ),
+            models.UniqueConstraint(
+                fields=["draw", "member"], condition=Q(channel="carried"), name="one_carried_range_per_member_per_draw"
+            ),
             # The owner of a drawn serial is found with an index range lookup on this.
             models.UniqueConstraint(fields=["draw", "first_serial"], name="activation_first_serial"),
             models.CheckConstraint(

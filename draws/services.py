@@ -14,7 +14,7 @@ from django.utils import timezone
 from core.audit import Actor, audit_log
 from core.errors import DomainError
 from core.formats import local_datetime
-from draws import registers
+from draws import entry_sources, registers
 from draws.allocation import MemberDrawStanding, allocation_overview, member_allocation
 from draws.models import Activation, Channel, DeviceKind, DeviceToken, Draw, DrawStanding, DrawStatus, TicketWindow
 from draws.seeding import seed_commit
@@ -24,6 +24,8 @@ from promotions.models import DrawMethod, DrawSeries, EarningRule, Promotion, Pr
 from promotions.rules import POINTS_MAX
 
 Windows = Sequence[tuple[dt.datetime, dt.datetime]]
+# Who activates tickets; "carried" entries are written by the freeze only (draws.entry_sources).
+ACTIVATION_CHANNELS = (Channel.EHOST, Channel.APP, Channel.DESK)
 
 
 def _check_windows(windows: Windows, scheduled_at: dt.datetime, *, allow_past: bool = False) -> None:
@@ -294,7 +296,7 @@ def activation_create(
     member = Member.objects.select_related("tier").filter(card_number=card_number).first()
     if member is None:
         raise DomainError(f"No member has card number {card_number}.", code="unknown_card")
-    if channel not in Channel.values:
+    if channel not in ACTIVATION_CHANNELS:
         raise DomainError(f"Unknown channel {channel!r}: use ehost, app or desk.", code="bad_channel")
     draw = (
         Draw.objects.select_related("series", "series__rule", "series__promotion", "property")
@@ -504,13 +506,20 @@ def draw_close_window(*, draw_id: int, now: dt.datetime | None = None) -> bool:
         )
         if draw is None:
             return False
+        if entry_sources.takes_carried_only(draw):
+            # A finalist draw freezes when it starts: a place won in a draw running late (the 9pm
+            # draw before the 21h15 car draw) still reaches it.
+            return False
         freeze_entries(draw, now=now)
     return True
 
 
 def freeze_entries(draw: Draw, *, now: dt.datetime) -> None:
     """Freeze the entries of a scheduled draw whose windows have closed. The caller holds the
-    draw's row lock (draw_close_window, or draws.engine.draw_start when Start comes first)."""
+    draw's row lock (draw_close_window, or draws.engine.draw_start when Start comes first).
+    Entries carried from earlier draws (draws.entry_sources) are written first, after the draw's
+    own activations, so the frozen list and its SHA-256 hold them."""
+    carried = _write_carried_entries(draw, now=now)
     entries = canonical_entries(draw)
     totals = draw.activations.aggregate(n=Count("id"), t=Sum("tickets"))
     draw.status = DrawStatus.CLOSED
@@ -529,8 +538,42 @@ def freeze_entries(draw: Draw, *, now: dt.datetime) -> None:
             "tickets": draw.tickets_total,
             "entries_sha256": draw.entries_sha256,
             "seed_sha256": draw.seed_sha256,
+            "carried": carried,
         },
     )
+
+
+def _write_carried_entries(draw: Draw, *, now: dt.datetime) -> list[dict]:
+    """Write each carried member as one activation (channel "carried") with the next serials;
+    what was written, for the freeze's audit event. A finalist draw takes no tickets of its own:
+    one activated anyway (before its places were known) is refused here, in words."""
+    carried = entry_sources.carried_entries(draw)
+    if carried is None:
+        return []
+    if carried.only and draw.activations.exists():
+        raise DomainError(
+            f"{draw.name} is a finalist draw: its entrants are the places carried from earlier draws, "
+            "but tickets were activated for it. Cancel those tickets' draw or ask support.",
+            code="finalist_draw_has_tickets",
+        )
+    first = draw.next_serial
+    written = []
+    for n, entry in enumerate(carried.entries, start=1):
+        Activation.objects.create(
+            draw=draw,
+            member_id=entry.member_id,
+            channel=Channel.CARRIED,
+            first_serial=first,
+            last_serial=first + entry.tickets - 1,
+            tickets=entry.tickets,
+            breakdown={"carried": entry.why},
+            receipt_number=f"{draw.pk}-C{n:07d}",
+            activated_at=now,
+        )
+        written.append({"member_id": entry.member_id, "serials": [first, first + entry.tickets - 1]})
+        first += entry.tickets
+    draw.next_serial = first
+    return written
 
 
 def draws_close_due(*, now: dt.datetime | None = None) -> int:

@@ -967,7 +967,10 @@ def _before(earlier, later) -> bool:
 
 def _in_scope(record: dict, other: dict, scope: str) -> bool:
     """Another draw within this draw's win-once scope: "period", every draw given (the records
-    of one promotion); "day", a draw on the same promotional day (the date of its draw time)."""
+    of one promotion); "day", a draw on the same promotional day (the date of its draw time). A
+    RAPS bonus session's wins are in no other draw's scope (Royal Flush A13, draws.engine)."""
+    if other["draw"].get("method") == "raps":
+        return False
     if scope == "period":
         return True
     mine, theirs = _moment_of(record["draw"]["scheduled_at"]), _moment_of(other["draw"]["scheduled_at"])

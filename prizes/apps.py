@@ -22,3 +22,9 @@ class PrizesConfig(AppConfig):
         from prizes.conduct import stage_game_words
 
         register_game_words(stage_game_words)
+        # Finalist places and entries prizes become entrants of the later draw when its entries
+        # freeze (draws.entry_sources; issue 14, item 6).
+        from draws.entry_sources import register as register_entry_source
+        from prizes.carry import carried_into
+
+        register_entry_source(carried_into)
