@@ -20,7 +20,7 @@ def draw_local_date(draw: Draw) -> dt.date:
     return timezone.localtime(draw.scheduled_at).date()
 
 
-def _candidates(draw: Draw) -> list[PrizeBoard]:
+def candidate_boards(draw: Draw) -> list[PrizeBoard]:
     return list(
         PrizeBoard.objects.filter(series_id=draw.series_id)
         .filter(Q(draw_date__isnull=True) | Q(draw_date=draw_local_date(draw)))
@@ -29,25 +29,25 @@ def _candidates(draw: Draw) -> list[PrizeBoard]:
     )
 
 
-def _most_specific(boards: list[PrizeBoard], tier_id: int | None) -> PrizeBoard | None:
+def most_specific_board(boards: list[PrizeBoard], tier_id: int | None) -> PrizeBoard | None:
     fitting = [b for b in boards if b.tier_id is None or b.tier_id == tier_id]
     return max(fitting, key=PrizeBoard.specificity, default=None)
 
 
 def board_for(draw: Draw, tier: Tier | None) -> PrizeBoard | None:
     """The board a winner of `tier` plays on in `draw` (None: the series has no board for them)."""
-    return _most_specific(_candidates(draw), tier.pk if tier else None)
+    return most_specific_board(candidate_boards(draw), tier.pk if tier else None)
 
 
 def boards_for_draw(draw: Draw) -> list[PrizeBoard]:
     """Every board a winner of the draw may play on: one per eligible tier, without repeats."""
-    boards = _candidates(draw)
+    boards = candidate_boards(draw)
     if not boards:
         return []
     tier_ids = list(draw.series.eligible_tiers.values_list("pk", flat=True)) or [None]
     chosen: dict[int, PrizeBoard] = {}
     for tier_id in tier_ids:
-        board = _most_specific(boards, tier_id)
+        board = most_specific_board(boards, tier_id)
         if board is not None:
             chosen.setdefault(board.pk, board)
     return sorted(chosen.values(), key=lambda b: (b.tier.rank if b.tier_id else -1, b.pk))

@@ -22,10 +22,12 @@ from django.utils import timezone
 from core.audit import Actor, audit_log
 from core.errors import DomainError
 from draws.models import Draw, DrawPick, DrawStatus
+from members.models import Member
 from members.staff import check_staff_property
 from prizes.addon_selectors import addon_lines_of_day
 from prizes.addons import WinnerFlags, addon_lines
-from prizes.boards import _candidates, _most_specific, draw_local_date, missing_settings_of
+from prizes.boards import candidate_boards, draw_local_date, missing_settings_of, most_specific_board
+from prizes.carry import place_lines_resolve
 from prizes.games import reveals, vault
 from prizes.lines import GameRefused, LineKind, LineSource, LineSpec
 from prizes.models import BoardGame, BoardSlot, GamePlay, GamePlayStatus, PrizeBoard, PrizeLine, Progressive
@@ -102,10 +104,12 @@ def play_lines(
 
 def board_winners(draw: Draw, board: PrizeBoard) -> list[DrawPick]:
     """The draw's winners who play on `board` (the most specific board of their tier), in pick order."""
-    boards = _candidates(draw)
+    boards = candidate_boards(draw)
     picks = DrawPick.objects.filter(draw=draw).select_related("member", "member__tier").order_by("seq")
     return [
-        p for p in picks if p.is_winner() and getattr(_most_specific(boards, p.member.tier_id), "pk", None) == board.pk
+        p
+        for p in picks
+        if p.is_winner() and getattr(most_specific_board(boards, p.member.tier_id), "pk", None) == board.pk
     ]
 
 
@@ -135,7 +139,7 @@ def _locked(actor: Actor, pick_id: int) -> tuple[Draw, DrawPick, PrizeBoard]:
     pick = DrawPick.objects.select_related("member", "member__tier").get(pk=pick_id)
     if not pick.is_winner():
         raise DomainError(f"Pick {pick.k} is not a winner: only a winner plays.", code="not_winner")
-    board = _most_specific(_candidates(draw), pick.member.tier_id)
+    board = most_specific_board(candidate_boards(draw), pick.member.tier_id)
     if board is None:
         raise DomainError(f"{draw.series.name} has no prize board for this winner.", code="no_board")
     if board.game not in GAMES:
@@ -214,6 +218,10 @@ def game_finish(*, actor: Actor, pick_id: int) -> list[PrizeLine]:
         stored = []
         for pick in winners:
             specs = _with_jackpot(actor, draw, pick, lines.get(pick.pk, []))
+            # Places and entries name the later draw they are carried into (a second place may
+            # become cash, TH r70) before the add-ons, so a conversion earns its add-on (A12).
+            Member.objects.select_for_update().filter(pk=pick.member_id).first()  # one place per patron
+            specs = place_lines_resolve(draw=draw, pick=pick, specs=specs)
             specs += _addons(draw, pick, specs)
             if specs:
                 stored += prize_lines_store(actor=actor, draw=draw, pick=pick, specs=specs)
@@ -270,7 +278,7 @@ def conduct_panel(draw: Draw) -> list[dict]:
     lines computed. Only once the draw has started."""
     if draw.status not in (DrawStatus.RUNNING, DrawStatus.DRAWN):
         return []
-    boards = _candidates(draw)
+    boards = candidate_boards(draw)
     if not boards:
         return []
     plays = {p.board_id: p for p in GamePlay.objects.filter(draw=draw, pick__isnull=True)}
@@ -282,7 +290,7 @@ def conduct_panel(draw: Draw) -> list[dict]:
     for pick in picks:
         if not pick.is_winner():
             continue
-        board = _most_specific(boards, pick.member.tier_id)
+        board = most_specific_board(boards, pick.member.tier_id)
         if board is None:
             continue
         play = plays.get(board.pk)

@@ -14,6 +14,7 @@ from core.roles import AUDITOR, REWARDS_DESK
 from draws.engine import draw_start
 from draws.models import Draw, DrawPick
 from draws.tests.builders import MANAGER, SAST, closed_draw
+from draws.tests.factories import make_draw
 from members.models import Member, Tier
 from prizes.conduct import game_event_record, game_finish
 from prizes.models import BoardGame, BoardSlot, GamePlay, PrizeLine, Progressive
@@ -149,3 +150,19 @@ def test_a_series_progressive_pays_the_pink_ball_and_goes_back_to_base(reference
     game_finish(actor=MANAGER, pick_id=first.pk)
     assert lines_of(first) == [("cash", 100, "jackpot")]
     assert progressive.entries.filter(kind="won", pick=first).exists()
+
+
+def test_a_place_opened_on_stage_is_carried_into_the_next_draw_of_its_series(reference_data):
+    """Finishing a game resolves its places (prizes.carry): the line names the later draw it is
+    carried into, so that draw's freeze takes the winner as an entrant (issue 14, item 6)."""
+    final_series = make_series()
+    make_draw(final_series, LAST_THURSDAY - dt.timedelta(days=1))  # before: not the one
+    final = make_draw(final_series, LAST_THURSDAY + dt.timedelta(days=2))
+    slots = [*REVEALS[:1], SlotDef("Reveal 2", kind="place", target_series=final_series)]
+    _, (first, second) = draw_of(2, BoardGame.REVEAL, slots)
+    game_event_record(actor=MANAGER, pick_id=first.pk, event={"slot": "2"})
+    game_event_record(actor=MANAGER, pick_id=second.pk, event={"slot": "1"})
+    game_finish(actor=MANAGER, pick_id=first.pk)
+    place = PrizeLine.objects.get(pick=first)
+    assert (place.kind, place.data["carried_into"]) == ("place", final.pk)
+    assert lines_of(second) == [("cash", 500_000, "board")]
