@@ -8,13 +8,11 @@ item 2): never a typed amount.
   winners' add-on flags at their outcome time and the series' progressive when the game says a
   jackpot was won; stored exactly once (the draw's row lock serialises two clicks).
 
-Games whose outcome depends on several winners (the vault's balls drawn without replacement,
-slots each opened once) are one play per draw and board (`pick` empty, each event naming its
-pick): finishing computes every winner's lines together. Per-winner games (roulette, Roll into
-Riches, the safe) would be one play per pick; they are not conducted here yet (see GAMES).
+A play is one per draw and board (`pick` empty, each event naming its pick): finishing
+computes every winner's lines together, since most games depend on several winners (the vault's
+balls drawn without replacement, slots each opened once, hands ranked). What is particular to a
+game — its fields, its turns, its engine, its controls — is its `Conducted` in prizes/conducting/.
 """
-
-from collections.abc import Hashable
 
 from django.db import transaction
 from django.utils import timezone
@@ -26,38 +24,19 @@ from members.models import Member
 from members.staff import check_staff_property
 from prizes.addon_selectors import addon_lines_of_day
 from prizes.addons import WinnerFlags, addon_lines
-from prizes.boards import candidate_boards, draw_local_date, missing_settings_of, most_specific_board
+from prizes.boards import candidate_boards, missing_settings_of, most_specific_board
 from prizes.carry import place_lines_resolve
-from prizes.games import reveals, vault
+from prizes.conducting import conducted
+from prizes.conducting.slots import slot_amount
 from prizes.lines import GameRefused, LineKind, LineSource, LineSpec
-from prizes.models import BoardGame, BoardSlot, GamePlay, GamePlayStatus, PrizeBoard, PrizeLine, Progressive
+from prizes.models import GamePlay, GamePlayStatus, PrizeBoard, PrizeLine, Progressive
 from prizes.progressives import jackpot_line, progressive_win
 from prizes.services import PRIZES, prize_lines_store
 
 RUN_PERMISSION = "draws.add_drawpick"  # the conductor: whoever runs the draw on stage
 
-SLOT_GAMES = {
-    BoardGame.REVEAL: reveals.SlotGame.REVEAL,
-    BoardGame.ENVELOPE: reveals.SlotGame.ENVELOPE,
-    BoardGame.PODIUM: reveals.SlotGame.PODIUM,
-    BoardGame.PRIZE_CARD: reveals.SlotGame.PRIZE_CARD,
-    BoardGame.FINALE_CARD: reveals.SlotGame.GRAND_FINALE_CARD,
-}
-GAMES = {*SLOT_GAMES, BoardGame.VAULT}  # the games conducted here
-
 
 # --- Reading a play ---------------------------------------------------------------------------
-
-
-def slot_label(board: PrizeBoard, slot: BoardSlot) -> str:
-    """The label the stage uses: "3" for the board's "Reveal 3" (the game's noun is said once)."""
-    noun = SLOT_GAMES.get(board.game)
-    return slot.label.removeprefix(f"{noun.value} ") if noun else slot.label
-
-
-def _slot_line(slot: BoardSlot) -> reveals.Slot:
-    amount = (slot.count or 0) if slot.kind == LineKind.ENTRIES else (slot.amount_cents or 0)
-    return reveals.Slot(label="", amount_cents=amount, kind=LineKind(slot.kind))
 
 
 def play_lines(
@@ -65,38 +44,15 @@ def play_lines(
 ) -> dict[int, list[LineSpec]]:
     """Each winner's lines (by pick id) from the events so far; GameRefused if they cannot have
     happened. `winners` are the board's winning picks in pick order. `final`: the play is being
-    finished, so a declined winner without a turn gets the slot left over (PRIZES.md §1)."""
-    slots = [s for s in board.slots.all() if not s.every_winner]
-    by_pick = {event["pick"]: event for event in events}
-    if board.game in SLOT_GAMES:
-        game = SLOT_GAMES[board.game]
-        board_slots = [reveals.Slot(slot_label(board, s), _slot_line(s).amount_cents, LineKind(s.kind)) for s in slots]
-        picks = [
-            reveals.Pick(p.pk, by_pick[p.pk]["slot"] if p.pk in by_pick else None, declined=p.outcome == "declined")
-            for p in winners
-            if p.pk in by_pick or (final and p.outcome == "declined")
-        ]
-        opened: dict[Hashable, LineSpec] = reveals.open_slots(slots=board_slots, picks=picks, game=game)
-        lines = {pick: [line] for pick, line in opened.items()}
-    elif board.game == BoardGame.VAULT:
-        pink = next(s for s in slots if "pink" in s.label.lower())
-        white = next(s for s in slots if "pink" not in s.label.lower())
-        drawn = [p for p in winners if p.pk in by_pick]
-        specs = vault.vault_lines(
-            last_thursday=board.setting("balls") == vault.LAST_THURSDAY_VAULT.balls,
-            balls=[by_pick[p.pk]["ball"] for p in drawn],
-            jackpot_cents=pink.amount_cents or 0,
-            consolation_cents=white.amount_cents or 0,
-            tier=board.tier.name if board.tier_id else "",
-            draw_date=draw_local_date(draw),
-        )
-        lines = {p.pk: [spec] for p, spec in zip(drawn, specs, strict=True)}
-    else:
+    finished (a declined winner without a turn gets the slot left over, PRIZES.md §1)."""
+    game = conducted(board.game)
+    if game is None:
         raise GameRefused(f"{board.get_game_display()} is not conducted from this page yet.")
+    lines = game.lines(draw, board, events, winners, final)
     extra = [s for s in board.slots.all() if s.every_winner]  # e.g. RF r34.1 entries for every winner
     for pick_lines in lines.values():
         pick_lines.extend(
-            LineSpec(LineKind(s.kind), _slot_line(s).amount_cents, LineSource.BOARD, s.value_words(), {"slot": s.label})
+            LineSpec(LineKind(s.kind), slot_amount(s), LineSource.BOARD, s.value_words(), {"slot": s.label})
             for s in extra
         )
     return lines
@@ -142,7 +98,7 @@ def _locked(actor: Actor, pick_id: int) -> tuple[Draw, DrawPick, PrizeBoard]:
     board = most_specific_board(candidate_boards(draw), pick.member.tier_id)
     if board is None:
         raise DomainError(f"{draw.series.name} has no prize board for this winner.", code="no_board")
-    if board.game not in GAMES:
+    if conducted(board.game) is None:
         raise DomainError(f"{board.get_game_display()} is not conducted from this page yet.", code="game_not_here")
     if missing := missing_settings_of(board):
         raise DomainError(f"The prize board is not complete: set {', '.join(missing)} first.", code="board_incomplete")
@@ -159,23 +115,19 @@ def _refused(error: GameRefused) -> DomainError:
 
 
 def game_event_record(*, actor: Actor, pick_id: int, event: dict) -> GamePlay:
-    """Record what the winner of `pick_id` did on stage: {"slot": "3"} (a reveal, envelope,
-    podium or card opened) or {"ball": "pink"} (the vault). Refused, with the engine's words,
-    when it cannot have happened; audited."""
+    """Record one thing the winner of `pick_id` did on stage, in the fields of the board's game
+    (prizes/conducting): {"slot": "3"}, {"ball": "pink"}… Refused, with the engine's words, when
+    it cannot have happened; audited."""
     with transaction.atomic():
         draw, pick, board = _locked(actor, pick_id)
+        game = conducted(board.game)
         play = _play(draw, board)
         if play.status == GamePlayStatus.FINISHED:
             raise DomainError("This game is finished and its prizes recorded.", code="finished_already")
-        if any(e["pick"] == pick.pk for e in play.events):
-            raise DomainError(f"Pick {pick.k}'s turn is already recorded.", code="turn_recorded")
-        key = "ball" if board.game == BoardGame.VAULT else "slot"
-        value = str(event.get(key) or "").strip()
-        if not value:
-            raise DomainError(
-                "Choose the ball drawn." if key == "ball" else "Choose what the winner opened.", code="event_blank"
-            )
-        recorded = {"pick": pick.pk, "k": pick.k, key: value, "at": timezone.now().isoformat()}
+        if refusal := game.turn_refusal(play.events, pick):
+            raise DomainError(refusal, code="turn_recorded")
+        cleaned = game.event_clean(board, event, pick)
+        recorded = {"pick": pick.pk, "k": pick.k, **cleaned, "at": timezone.now().isoformat()}
         try:
             play_lines(draw, board, [*play.events, recorded], board_winners(draw, board))
         except GameRefused as error:
@@ -186,7 +138,7 @@ def game_event_record(*, actor: Actor, pick_id: int, event: dict) -> GamePlay:
             actor=actor,
             action="prize.game_event",
             obj=draw,
-            data={"game": board.game, "board": str(board), "pick": pick.k, "card_number": pick.card_number, key: value},
+            data={"game": board.game, "board": str(board), "pick": pick.k, "card_number": pick.card_number, **cleaned},
         )
     return play
 
@@ -202,13 +154,10 @@ def game_finish(*, actor: Actor, pick_id: int) -> list[PrizeLine]:
         if draw.status != DrawStatus.DRAWN:
             raise DomainError("Finish the game once the draw has all its winners.", code="draw_running")
         winners = board_winners(draw, board)
-        turns = {e["pick"] for e in play.events}
-        waiting = [
-            p for p in winners if p.pk not in turns and not (p.outcome == "declined" and board.game in SLOT_GAMES)
-        ]
+        waiting = conducted(board.game).waiting(play.events, winners)
         if waiting:
             raise DomainError(
-                f"Record pick {waiting[0].k}'s turn first: every winner plays before the prizes are computed.",
+                f"Record pick {waiting.k}'s turn first: every winner plays before the prizes are computed.",
                 code="turns_missing",
             )
         try:
@@ -295,24 +244,20 @@ def conduct_panel(draw: Draw) -> list[dict]:
             continue
         play = plays.get(board.pk)
         panel = panels.setdefault(
-            board.pk, {"board": board, "play": play, "rows": [], "supported": board.game in GAMES}
+            board.pk, {"board": board, "play": play, "rows": [], "supported": conducted(board.game) is not None}
         )
         events = {e["pick"]: e for e in (play.events if play else [])}
         panel["rows"].append({"pick": pick, "event": events.get(pick.pk), "lines": lines.get(pick.pk, [])})
     for panel in panels.values():
-        board, play = panel["board"], panel["play"]
-        opened = {e.get("slot") for e in (play.events if play else [])}
+        board, play, game = panel["board"], panel["play"], conducted(panel["board"].game)
+        events = play.events if play else []
         panel["finished"] = bool(play and play.status == GamePlayStatus.FINISHED)
-        panel["vault"] = board.game == BoardGame.VAULT
-        panel["choices"] = [
-            label for s in board.slots.all() if not s.every_winner and (label := slot_label(board, s)) not in opened
-        ]
-        if panel["vault"]:
-            left = vault.vault_left(
-                last_thursday=board.setting("balls") == vault.LAST_THURSDAY_VAULT.balls,
-                drawn=[e["ball"] for e in (play.events if play else [])],
-            )
-            panel["left"] = left
+        if game:
+            panel.update(template=game.template, **game.controls(board, events))
+            for row in panel["rows"]:
+                mine = [e for e in events if e.get("pick") == row["pick"].pk]
+                row["words"] = "; ".join(w for e in mine if (w := game.turn_words(e)))
+                row["more"] = game.turn_refusal(events, row["pick"]) is None  # may record another turn
     return list(panels.values())
 
 
@@ -331,8 +276,10 @@ def stage_game_words(draw: Draw) -> list[str]:
         lines.setdefault(k, []).append(words)
     shown = []
     for play in plays:
-        for event in play.events:
-            turn = f"{event['ball']} ball" if "ball" in event else f"opened {event['slot']}"
-            won = "; ".join(lines.get(event["k"], []))
-            shown.append(f"Pick {event['k']}: {turn}" + (f". Won: {won}" if won else ""))
+        game = conducted(play.game)
+        turns = [(e["k"], words) for e in play.events if game and e.get("k") and (words := game.turn_words(e))]
+        last = {k: i for i, (k, _) in enumerate(turns)}  # the prize follows a winner's last turn
+        for i, (k, turn) in enumerate(turns):
+            won = "; ".join(lines.get(k, [])) if last[k] == i else ""
+            shown.append(f"Pick {k}: {turn}" + (f". Won: {won}" if won else ""))
     return shown

@@ -30,7 +30,8 @@ def _back(draw_id: int):
 @permission_required(conduct.RUN_PERMISSION, raise_exception=True)
 def game_event(request, draw_id: int):
     pick_id = _pick_id(request, draw_id)
-    event = {key: request.POST[key] for key in ("slot", "ball") if key in request.POST}
+    # The game's own fields (prizes/conducting): its event_clean keeps only those it knows.
+    event = {key: value for key, value in request.POST.items() if key not in ("csrfmiddlewaretoken", "pick")}
     try:
         conduct.game_event_record(actor=Actor.from_request(request), pick_id=pick_id, event=event)
     except DomainError as error:
