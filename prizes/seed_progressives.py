@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from core.audit import Actor, audit_log
-from prizes.models import Progressive, PrizeBoard
+from prizes.models import PrizeBoard, Progressive
 from prizes.vault_jackpots import VAULT_SERIES, vault_code, vault_name
 from promotions.models import Promotion
 

@@ -40,7 +40,14 @@ def vault_name(tier_code: str) -> str:
 
 
 def vault_tiers(draw: Draw) -> list[tuple[Tier, Progressive]]:
-    """The draw's tiers that draw from a vault, each with its jackpot (empty for other draws)."""
+    """The draw's tiers that draw from a vault, each with its jackpot (empty for other draws).
+    Kept on the draw object: its page asks for the Start button and for the prize panel."""
+    if not hasattr(draw, "_vault_tiers"):
+        draw._vault_tiers = _vault_tiers(draw)
+    return draw._vault_tiers
+
+
+def _vault_tiers(draw: Draw) -> list[tuple[Tier, Progressive]]:
     progressives = list(Progressive.objects.filter(series_id=draw.series_id, code__startswith=VAULT_PREFIX))
     if not progressives:  # most draws: one query
         return []

@@ -14,7 +14,7 @@ from core.models import AuditEvent
 from core.roles import AUDITOR, PROMOTIONS_MANAGER
 from draws.engine import draw_start
 from draws.models import Draw, DrawStatus
-from draws.seeds import golden_horse_prive_powerplay, load_seed_promotions
+from draws.seeds import load_seed_promotions
 from draws.services import draw_close_window
 from draws.tests.builders import MANAGER, add_entries, sast
 from members.models import Tier
