@@ -353,6 +353,17 @@ ACTIONS: dict[str, ActionWords] = {
     "prize.line_reversed": _words(
         "Prize line corrected", "corrected {object} of {draw} by a reversing line because {reason}"
     ),
+    "prize.game_event": _words("Stage game turn recorded", "recorded pick {pick}'s turn in the game of {object}"),
+    "prize.game_finished": _words("Stage game finished", "finished the game of {object}: {lines} prize lines"),
+    # Jackpots (prizes.progressives): every change names the draw that caused it.
+    "progressive.created": _words("Jackpot created", "created the jackpot {object}"),
+    "progressive.grow": _words("Jackpot grew", "grew {object}: {words}", "grew {object}"),
+    "progressive.won": _words("Jackpot won", "paid {object}: {words}", "paid {object}"),
+    "progressive.reset": _words(
+        "Jackpot back to base", "put {object} back to base: {words}", "put {object} back to base"
+    ),
+    "progressive.share_out": _words("Jackpot shared out", "shared {object} out: {words}", "shared {object} out"),
+    "progressive.set": _words("Jackpot amount set", "set {object}: {words}", "set {object}"),
     "demo.seeded": _words("Demo data loaded", "loaded the demo members ({members_added} added)"),
 }
 
@@ -375,6 +386,7 @@ AREAS = {
     "tier": "Reference data",
     "demo": "Reference data",
     "prize": "Prizes",
+    "progressive": "Prizes",
 }
 
 

@@ -11,6 +11,10 @@ class PrizesConfig(AppConfig):
         from prizes.boards import start_refusal
 
         register(start_refusal)
+        # A Golden Horse vault draw also waits for its jackpots to be set for it (GH r9, A4).
+        from prizes.vault_jackpots import vault_start_refusal
+
+        register(vault_start_refusal)
         # The draw page and Tonight name what is missing, with a link to the boards (core.panels).
         from core import panels
 

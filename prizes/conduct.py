@@ -166,7 +166,7 @@ def game_finish(*, actor: Actor, pick_id: int) -> list[PrizeLine]:
             raise _refused(error) from None
         stored = []
         for pick in winners:
-            specs = _with_jackpot(actor, draw, pick, lines.get(pick.pk, []))
+            specs = _with_jackpot(actor, draw, board, pick, lines.get(pick.pk, []))
             # Places and entries name the later draw they are carried into (a second place may
             # become cash, TH r70) before the add-ons, so a conversion earns its add-on (A12).
             Member.objects.select_for_update().filter(pk=pick.member_id).first()  # one place per patron
@@ -187,10 +187,15 @@ def game_finish(*, actor: Actor, pick_id: int) -> list[PrizeLine]:
     return stored
 
 
-def _with_jackpot(actor: Actor, draw: Draw, pick: DrawPick, specs: list[LineSpec]) -> list[LineSpec]:
-    """A jackpot line of the game is paid from the series' progressive when it has one (its
-    value, then back to base, one win a draw); else the board's amount is the jackpot (GH A4)."""
-    progressive = Progressive.objects.filter(series_id=draw.series_id).order_by("pk").first()
+def _with_jackpot(actor: Actor, draw: Draw, board: PrizeBoard, pick: DrawPick, specs: list[LineSpec]) -> list[LineSpec]:
+    """A jackpot line of the game is paid from its progressive when it has one (its value, then
+    back to base, one win a draw); else the board's amount is the jackpot."""
+    if not any(spec.source == LineSource.JACKPOT for spec in specs):
+        return list(specs)
+    game = conducted(board.game)
+    progressive = (game.progressive and game.progressive(draw, pick)) or (
+        Progressive.objects.filter(series_id=draw.series_id).order_by("pk").first()
+    )
     if progressive is None:
         return list(specs)
     result = []

@@ -3,7 +3,6 @@ records one thing that happened on stage, or finishes the game, then returns to 
 
 from django.contrib import messages
 from django.contrib.auth.decorators import permission_required
-from django.http import Http404
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
@@ -14,10 +13,13 @@ from prizes import conduct
 
 
 def _pick_id(request, draw_id: int) -> int:
-    pick = DrawPick.objects.filter(draw_id=draw_id, pk=request.POST.get("pick") or 0).values_list("pk", flat=True)
-    if not request.POST.get("pick", "").isdigit() or not pick:
-        raise Http404("No such pick in this draw.")
-    return pick[0]
+    """The winner's pick the buttons posted; a DomainError (said on the draw page) when it is
+    missing or not of this draw."""
+    posted = request.POST.get("pick", "")
+    pick = DrawPick.objects.filter(draw_id=draw_id, pk=int(posted) if posted.isdigit() else 0)
+    if not pick.exists():
+        raise DomainError("Choose the winner whose game this is.", code="no_pick")
+    return pick.values_list("pk", flat=True)[0]
 
 
 def _back(draw_id: int):
@@ -29,10 +31,10 @@ def _back(draw_id: int):
 @require_POST
 @permission_required(conduct.RUN_PERMISSION, raise_exception=True)
 def game_event(request, draw_id: int):
-    pick_id = _pick_id(request, draw_id)
     # The game's own fields (prizes/conducting): its event_clean keeps only those it knows.
     event = {key: value for key, value in request.POST.items() if key not in ("csrfmiddlewaretoken", "pick")}
     try:
+        pick_id = _pick_id(request, draw_id)
         conduct.game_event_record(actor=Actor.from_request(request), pick_id=pick_id, event=event)
     except DomainError as error:
         messages.error(request, str(error))
@@ -44,8 +46,8 @@ def game_event(request, draw_id: int):
 @require_POST
 @permission_required(conduct.RUN_PERMISSION, raise_exception=True)
 def game_finish(request, draw_id: int):
-    pick_id = _pick_id(request, draw_id)
     try:
+        pick_id = _pick_id(request, draw_id)
         lines = conduct.game_finish(actor=Actor.from_request(request), pick_id=pick_id)
     except DomainError as error:
         messages.error(request, str(error))

@@ -8,7 +8,7 @@ from django import forms
 
 from core.forms import SwipeGuard
 from prizes.lines import LineKind
-from prizes.models import KIND_LABELS, PrizeBoard, setting_specs
+from prizes.models import KIND_CHOICES, KIND_LABELS, PrizeBoard, setting_specs
 from promotions.models import DrawSeries
 
 MONEY_KINDS = [(k.value, KIND_LABELS[k]) for k in (LineKind.CASH, LineKind.PLAY, LineKind.VEHICLE, LineKind.OTHER)]
@@ -137,3 +137,74 @@ class RecordFilterForm(SwipeGuard, forms.Form):
     property = forms.CharField(required=False, max_length=10)
     date_from = forms.DateField(required=False, label="From", widget=forms.DateInput(attrs={"type": "date"}))
     date_to = forms.DateField(required=False, label="To", widget=forms.DateInput(attrs={"type": "date"}))
+
+
+def _required_rand(label: str, initial=None) -> RandField:
+    field = RandField(required=True, initial=initial, label=label)
+    field.error_messages["required"] = f"Type the {label.lower()} in rand, e.g. 5000."
+    return field
+
+
+class VaultPrizesForm(SwipeGuard, forms.Form):
+    """GH r9, A4: per tier of the draw, the jackpot (pink ball) and consolation (white ball)."""
+
+    def __init__(self, *args, rows: list[tuple], **kwargs):
+        """`rows`: (tier, progressive, jackpot now, consolation on the board) per tier."""
+        super().__init__(*args, **kwargs)
+        self.tier_rows = []
+        for tier, progressive, jackpot, consolation in rows:
+            self.fields[f"jackpot_{tier.pk}"] = _required_rand(f"{tier.name} jackpot", jackpot)
+            self.fields[f"consolation_{tier.pk}"] = _required_rand(f"{tier.name} consolation", consolation)
+            self.tier_rows.append((tier, progressive))
+
+    def amounts(self) -> list[tuple]:
+        """(tier, jackpot cents, consolation cents) per tier."""
+        data = self.cleaned_data
+        return [(tier, data[f"jackpot_{tier.pk}"], data[f"consolation_{tier.pk}"]) for tier, _p in self.tier_rows]
+
+    def rows(self):
+        return [
+            (tier, progressive, self[f"jackpot_{tier.pk}"], self[f"consolation_{tier.pk}"])
+            for tier, progressive in self.tier_rows
+        ]
+
+
+class ProgressiveResetForm(SwipeGuard, forms.Form):
+    """A jackpot back to its base by hand: the draw the entry names, and why."""
+
+    draw = forms.ModelChoiceField(queryset=None, label="The draw it concerns", empty_label=None)
+    reason = forms.CharField(
+        max_length=300,
+        widget=forms.Textarea(attrs={"rows": 2, "class": "form-control"}),
+        label="Why it goes back to its base (kept on the jackpot's history)",
+    )
+
+    def __init__(self, *args, draws, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["draw"].queryset = draws
+        self.fields["draw"].widget.attrs["class"] = "form-select"
+
+
+class SlotAddForm(SwipeGuard, forms.Form):
+    """A prize added at the end of a board: its name, kind and amount (or its later draw)."""
+
+    label = forms.CharField(max_length=80, label="Prize", widget=forms.TextInput(attrs={"class": "form-control"}))
+    kind = forms.ChoiceField(choices=KIND_CHOICES, initial=LineKind.CASH, label="Kind")
+    amount = RandField(label="Amount (R); empty: to be set before the draw")
+    target_series = forms.ModelChoiceField(queryset=None, required=False, label="Later draw (a place or entries)")
+    count = forms.IntegerField(required=False, min_value=1, max_value=1000, label="Entries (how many)")
+
+    def __init__(self, *args, board: PrizeBoard, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["target_series"].queryset = DrawSeries.objects.filter(
+            promotion_id=board.series.promotion_id
+        ).exclude(pk=board.series_id)
+        for name in ("kind", "target_series"):
+            self.fields[name].widget.attrs["class"] = "form-select"
+        self.fields["count"].widget.attrs["class"] = "form-control"
+
+    def clean(self):
+        data = super().clean()
+        if data.get("kind") in (LineKind.PLACE, LineKind.ENTRIES) and data.get("amount") is not None:
+            self.add_error("amount", "A place or entries have no amount: name the later draw instead.")
+        return data

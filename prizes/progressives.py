@@ -13,6 +13,7 @@ from core.audit import Actor, audit_log
 from core.errors import DomainError
 from core.formats import local_date, rand_cents
 from draws.models import WINNING_OUTCOMES, Draw, DrawPick, DrawStatus
+from members.staff import check_staff_property
 from prizes.lines import LineKind, LineSource, LineSpec
 from prizes.models import Progressive, ProgressiveEntry
 from prizes.models import ProgressiveEntryKind as Kind
@@ -176,7 +177,8 @@ def progressive_reset(*, actor: Actor, progressive_id: int, draw_id: int, reason
         raise DomainError("Say why the jackpot goes back to its base.", code="reason_required")
     with transaction.atomic():
         progressive = _lock(progressive_id)
-        draw = Draw.objects.get(pk=draw_id)
+        draw = Draw.objects.select_related("property").get(pk=draw_id)
+        check_staff_property(actor, draw.property, what="jackpots", done="set")
         _of_series(progressive, draw)
         _not_shared_out(progressive)
         return _reset(actor, progressive, draw, f"by hand: {reason.strip()}")
@@ -190,7 +192,8 @@ def progressive_set(*, actor: Actor, progressive_id: int, draw_id: int, amount_c
         raise DomainError("Type the jackpot's amount in rand, above R0.", code="invalid_amount")
     with transaction.atomic():
         progressive = _lock(progressive_id)
-        draw = Draw.objects.get(pk=draw_id)
+        draw = Draw.objects.select_related("property").get(pk=draw_id)
+        check_staff_property(actor, draw.property, what="jackpots", done="set")
         _of_series(progressive, draw)
         _not_shared_out(progressive)
         if progressive.increment_cents:

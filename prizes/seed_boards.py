@@ -8,7 +8,9 @@ filled it in) is left alone; only missing boards are created, through the same s
 the page (prizes.services.board_create), so the same checks and audit apply.
 
 Add-ons (app, playTSOGO), progressives and share-outs are not board slots: they are computed
-from the winner's flags and the jackpots (issue 14 items 4-5).
+from the winner's flags and the jackpots (issue 14 items 4-5); the jackpots themselves are
+loaded next, by prizes.seed_progressives (the Golden Horse vault's per-draw jackpot is also on
+its board's pink slot: prizes.vault_jackpots keeps the two equal).
 """
 
 import datetime as dt
@@ -21,6 +23,7 @@ from members.models import Tier
 from prizes.lines import LineKind
 from prizes.models import BoardGame, PrizeBoard
 from prizes.services import SlotDef, board_create
+from prizes.vault_jackpots import PINK, VAULT_SERIES, WHITE
 from promotions.models import DrawSeries, Promotion
 
 R = 100  # cents per rand
@@ -63,9 +66,9 @@ GH_THURSDAYS = (
 )
 # A3: the "last Thursday" of each month with a draw: 30 Jul, 27 Aug and 10 Sep (Sep's only draw).
 GH_LAST_THURSDAYS = ("2026-07-30", "2026-08-27", "2026-09-10")
-GH_VAULT_SLOTS = [
-    SlotDef("White ball: consolation", None, rule="r9, A4"),
-    SlotDef("Pink ball: the tier's jackpot", None, rule="r9, A4"),
+GH_VAULT_SLOTS = [  # the groups name the ball (prizes.vault_jackpots sets both amounts per draw)
+    SlotDef("White ball: consolation", None, group=WHITE, rule="r9, A4"),
+    SlotDef("Pink ball: the tier's jackpot", None, group=PINK, rule="r9, A4"),
 ]
 GH_VAULT_NOTE = (
     "Rule 9: in pick order each winner draws a ball from the vault without replacement; pink wins the tier's "
@@ -96,9 +99,7 @@ GH = [
         notes="Rule 9: each of the 5 winners picks a reveal; the seed gives no amounts. App members also get "
         "R200 +Play (r8, an add-on, A6).",
     ),
-    gh_vault("thu-1900-ten-jack", ("TEN", "JACK")),
-    gh_vault("thu-2000-queen", ("QUEEN",)),
-    gh_vault("thu-2100-king-ace", ("KING", "ACE")),
+    *(gh_vault(series, tiers) for series, tiers in VAULT_SERIES.items()),
     BoardDef(
         "sat-bonus-jackpot-raps",
         BoardGame.ENVELOPE,

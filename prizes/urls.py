@@ -6,12 +6,16 @@ app_name = "prizes"
 urlpatterns = [
     path("series/<int:series_id>/boards/", views.series_boards, name="series_boards"),
     path("boards/<int:board_id>/", views.board_detail, name="board"),
+    path("boards/<int:board_id>/add/", views.board_slot_add, name="board_slot_add"),
+    path("boards/<int:board_id>/slot/", views.board_slot_change, name="board_slot_change"),
     path("draws/<int:draw_id>/", views.draw_record, name="draw"),
     path("draws/<int:draw_id>/game/event/", conduct_views.game_event, name="game_event"),
     path("draws/<int:draw_id>/game/finish/", conduct_views.game_finish, name="game_finish"),
+    path("draws/<int:draw_id>/vault/", progressive_views.vault_prizes, name="vault"),
     path("lines/<int:line_id>/correct/", views.line_reverse, name="reverse"),
     path("record/", views.record, name="record"),
     path("record.csv", views.record_csv, name="record_csv"),
     path("progressives/", progressive_views.progressive_list, name="progressives"),
     path("progressives/<int:progressive_id>/", progressive_views.progressive_detail, name="progressive"),
+    path("progressives/<int:progressive_id>/reset/", progressive_views.progressive_reset, name="progressive_reset"),
 ]

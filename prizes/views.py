@@ -10,17 +10,19 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.views.decorators.http import require_POST
 
 from core.audit import Actor
+from core.errors import DomainError
 from core.formats import local_datetime, spreadsheet_safe
 from core.forms import submit
 from core.paging import page_of
 from draws.models import Draw
 from members.models import Property
 from members.staff import staff_act_refusal
-from prizes import services
+from prizes import board_slots, services
 from prizes.boards import boards_for_draw, missing_settings_of
-from prizes.forms import BoardForm, RecordFilterForm, ReverseForm
+from prizes.forms import BoardForm, RecordFilterForm, ReverseForm, SlotAddForm
 from prizes.models import KIND_LABELS, SOURCE_LABELS, PrizeBoard, PrizeLine
 from prizes.record import draw_prizes, draw_totals, outcome_words, record_lines, record_totals
 from promotions.models import DrawSeries, Promotion
@@ -202,3 +204,62 @@ def record_csv(request):
         ]
         writer.writerow([spreadsheet_safe(value) for value in row])
     return response
+
+
+def _changeable_board(request, board_id: int) -> tuple[PrizeBoard, str | None]:
+    board = get_object_or_404(
+        PrizeBoard.objects.select_related("series", "series__promotion", "series__property", "tier"), pk=board_id
+    )
+    refusal = staff_act_refusal(request.user, board.series.property, what="prize boards", done="set up")
+    return board, refusal or services.board_edit_refusal(board)
+
+
+@permission_required("prizes.change_prizeboard", raise_exception=True)
+def board_slot_add(request, board_id: int):
+    """A prize added at the end of the board (then ordered with the board's arrows)."""
+    board, refusal = _changeable_board(request, board_id)
+    form = SlotAddForm(request.POST or None, board=board)
+    slot = None
+    if not refusal:
+        slot = submit(
+            request,
+            form,
+            lambda: board_slots.board_slot_add(
+                actor=Actor.from_request(request),
+                board_id=board.pk,
+                label=form.cleaned_data["label"],
+                kind=form.cleaned_data["kind"],
+                amount_cents=form.cleaned_data.get("amount"),
+                target_series=form.cleaned_data.get("target_series"),
+                count=form.cleaned_data.get("count"),
+            ),
+        )
+    if slot:
+        messages.success(request, f"{slot.label} added to the prize board of {board}.")
+        return redirect("prizes:board", board_id=board.pk)
+    return render(request, "prizes/board_slot_add.html", {"board": board, "form": form, "refusal": refusal})
+
+
+@require_POST
+@permission_required("prizes.change_prizeboard", raise_exception=True)
+def board_slot_change(request, board_id: int):
+    """Remove a prize, or move it up or down: the board's row buttons."""
+    board, refusal = _changeable_board(request, board_id)
+    # One form for every row's buttons (the board's own form cannot hold them): "up:12".
+    action, _sep, slot_id = request.POST.get("action", "").partition(":")
+    if not refusal and (action not in ("remove", "up", "down") or not slot_id.isdigit()):
+        refusal = "Choose a prize of the board and what to do with it."
+    if not refusal:
+        actor = Actor.from_request(request)
+        try:
+            if action == "remove":
+                board_slots.board_slot_remove(actor=actor, board_id=board.pk, slot_id=int(slot_id))
+            else:
+                board_slots.board_slot_move(actor=actor, board_id=board.pk, slot_id=int(slot_id), up=action == "up")
+        except DomainError as error:
+            refusal = error.message
+    if refusal:
+        messages.error(request, refusal)
+    else:
+        messages.success(request, "Prize removed from the board." if action == "remove" else "Prizes reordered.")
+    return redirect("prizes:board", board_id=board.pk)

@@ -88,6 +88,10 @@ MATRIX = {
     "prizes:board": (lambda o: {"board_id": o["board"].pk}, {PROMOTIONS_MANAGER, AUDITOR}),
     "prizes:draw": (lambda o: {"draw_id": o["draw"].pk}, {PROMOTIONS_MANAGER, AUDITOR}),
     "prizes:record": (None, {PROMOTIONS_MANAGER, AUDITOR}),
+    # A manager's forms: a board's new prize, a vault draw's jackpots (GH r9), a jackpot back to base.
+    "prizes:board_slot_add": (lambda o: {"board_id": o["board"].pk}, {PROMOTIONS_MANAGER}),
+    "prizes:vault": (lambda o: {"draw_id": o["draw"].pk}, {PROMOTIONS_MANAGER}),
+    "prizes:progressive_reset": (lambda o: {"progressive_id": o["progressive"].pk}, {PROMOTIONS_MANAGER}),
     "prizes:record_csv": (None, {PROMOTIONS_MANAGER, AUDITOR}),
     # The correction form (the matrix's line is of a running draw: the form, or why not).
     "prizes:reverse": (lambda o: {"line_id": o["prize_line"].pk}, {PROMOTIONS_MANAGER}),
@@ -105,9 +109,16 @@ POST_MATRIX = {
     },
     # Posted without a reason: refused on the form (nothing revoked), redirected for the desk.
     "proxies:nomination_revoke": (lambda o: {"nomination_id": o["nomination"].pk}, {REWARDS_DESK}),
+    # A board's row buttons; posted empty: refused with the reason, back to the board.
+    "prizes:board_slot_change": (lambda o: {"board_id": o["board"].pk}, {PROMOTIONS_MANAGER}),
     "proxies:decline_revoke": (lambda o: {"registration_id": o["decline"].pk}, {REWARDS_DESK}),
     # The proxy's swipe on the nomination form; posted empty: the piece of page saying so (200).
     "proxies:nominee_lookup": (lambda o: {"member_id": o["member"].pk}, {REWARDS_DESK}),
+    # The stage game's buttons; posted empty: refused with the reason (no pick), back to the draw.
+    **{
+        f"prizes:{name}": (lambda o: {"draw_id": o["draw"].pk}, {PROMOTIONS_MANAGER})
+        for name in ("game_event", "game_finish")
+    },
 }
 # Allowed, but answered otherwise than the usual 200 (GET) or 302 (POST).
 BOUNCE = {"proxies:nominate_sign", "proxies:nominate_form_pdf"}  # GET: 302, nothing to sign yet
@@ -174,6 +185,14 @@ def objects(db, reference_data, user_for):
                 promotion=draw.series.promotion, series=draw.series, code="safe", name="Safe", base_cents=100
             ),
             **_prize_objects(draw.series),
+            # After the prize objects: a vault jackpot holds its series' draws at the Start.
+            "vault": Progressive.objects.create(
+                promotion=draw.series.promotion,
+                series=draw.series,
+                code=f"gh-vault-{draw.series.eligible_tiers.first().code.lower()}",
+                name="Vault jackpot",
+                base_cents=0,
+            ),
         }
 
 

@@ -15,6 +15,8 @@ community cards). The adapter
   when the events cannot have happened (called on every new event, and with `final` at Finish);
 - `controls(board, events)`: the context its template needs (slots still closed, balls left…);
 - `turn_words(event)`: the event in words, for the run page and the stage screen;
+- `progressive(draw, pick)` (optional): the jackpot a JACKPOT line of this winner is paid from
+  (default: the series' progressive, if any);
 - `template`: the controls of one winner's row (`templates/prizes/conducting/_<game>.html`),
   posting its fields to `prizes:game_event` with the pick.
 """
@@ -35,6 +37,7 @@ class Conducted:
     lines: Callable
     controls: Callable
     turn_words: Callable
+    progressive: Callable | None = None
 
 
 def one_turn_each(events: list[dict], pick) -> str | None:

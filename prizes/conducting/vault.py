@@ -8,6 +8,7 @@ from prizes.conducting import Conducted, first_without_turn, one_turn_each
 from prizes.games import vault
 from prizes.lines import LineSpec
 from prizes.models import BoardGame, PrizeBoard
+from prizes.vault_jackpots import vault_progressive
 
 
 def _last_thursday(board: PrizeBoard) -> bool:
@@ -43,6 +44,11 @@ def controls(board: PrizeBoard, events: list[dict]) -> dict:
     return {"left": left}
 
 
+def progressive(draw, pick):
+    """The winner's tier's vault jackpot (GH r9, A4: set per tier per date before the draw)."""
+    return vault_progressive(draw, pick.member.tier)
+
+
 def turn_words(event: dict) -> str:
     return f"{event['ball']} ball"
 
@@ -56,4 +62,5 @@ CONDUCTED = Conducted(
     lines=lines,
     controls=controls,
     turn_words=turn_words,
+    progressive=progressive,
 )

@@ -4,6 +4,7 @@ from django import template
 
 from prizes.boards import board_missing_settings
 from prizes.models import PrizeBoard
+from prizes.vault_jackpots import vault_missing, vault_tiers
 
 register = template.Library()
 
@@ -13,9 +14,11 @@ def draw_prize_settings(context, draw):
     """What a manager must still fill in before the draw starts (nothing once it has started:
     the prize record shows its prizes then), with links to the boards and the prizes won."""
     state = draw.state()
+    vault = state.before_start and bool(vault_tiers(draw))  # GH r9, A4: jackpots set per draw
     return {
         "draw": draw,
-        "missing": board_missing_settings(draw) if state.before_start else [],
+        "missing": [*board_missing_settings(draw), *_vault_words(draw, vault)] if state.before_start else [],
+        "vault": vault,
         "has_boards": PrizeBoard.objects.filter(series_id=draw.series_id).exists(),
         "started": state.has_started,
         "perms": context.get("perms"),
@@ -33,6 +36,11 @@ def draw_game(context, draw):
         "draw": draw,
         "panels": conduct_panel(draw),
         "may_conduct": bool(perms and "draws.add_drawpick" in perms),
-        "complete": draw.status == "drawn",
+        "complete": draw.state().is_complete,
         "csrf_token": context.get("csrf_token"),
     }
+
+
+def _vault_words(draw, vault: bool) -> list[str]:
+    missing = vault_missing(draw) if vault else []
+    return [f"Vault prizes: set {', '.join(missing)}."] if missing else []
