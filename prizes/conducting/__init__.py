@@ -53,10 +53,10 @@ def first_without_turn(events: list[dict], winners: list, *, skip=lambda pick: F
 
 
 def _registry() -> dict[str, Conducted]:
-    from prizes.conducting import slots, vault
+    from prizes.conducting import best_hand, card_scores, paddle, slots, vault
 
     games: dict[str, Conducted] = {}
-    for conducted in (slots.CONDUCTED, vault.CONDUCTED):
+    for conducted in (slots.CONDUCTED, vault.CONDUCTED, card_scores.CONDUCTED, best_hand.CONDUCTED, paddle.CONDUCTED):
         games.update(dict.fromkeys(conducted.games, conducted))
     return games
 
