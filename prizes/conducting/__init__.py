@@ -53,10 +53,14 @@ def first_without_turn(events: list[dict], winners: list, *, skip=lambda pick: F
 
 
 def _registry() -> dict[str, Conducted]:
-    from prizes.conducting import slots, vault
+    from prizes.conducting import roulette, slots, vault
 
     games: dict[str, Conducted] = {}
-    for conducted in (slots.CONDUCTED, vault.CONDUCTED):
+    for conducted in (
+        slots.CONDUCTED,
+        vault.CONDUCTED,
+        roulette.CONDUCTED,
+    ):
         games.update(dict.fromkeys(conducted.games, conducted))
     return games
 
