@@ -56,7 +56,7 @@ def first_without_turn(events: list[dict], winners: list, *, skip=lambda pick: F
 
 
 def _registry() -> dict[str, Conducted]:
-    from prizes.conducting import roll_into_riches, roulette, slots, vault
+    from prizes.conducting import roll_into_riches, roulette, safe, slots, vault
 
     games: dict[str, Conducted] = {}
     for conducted in (
@@ -64,6 +64,7 @@ def _registry() -> dict[str, Conducted]:
         vault.CONDUCTED,
         roulette.CONDUCTED,
         roll_into_riches.CONDUCTED,
+        safe.CONDUCTED,
     ):
         games.update(dict.fromkeys(conducted.games, conducted))
     return games
