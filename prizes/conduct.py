@@ -154,7 +154,8 @@ def game_finish(*, actor: Actor, pick_id: int) -> list[PrizeLine]:
         if draw.status != DrawStatus.DRAWN:
             raise DomainError("Finish the game once the draw has all its winners.", code="draw_running")
         winners = board_winners(draw, board)
-        waiting = conducted(board.game).waiting(play.events, winners)
+        game = conducted(board.game)
+        waiting = game.waiting(play.events, winners)
         if waiting:
             raise DomainError(
                 f"Record pick {waiting.k}'s turn first: every winner plays before the prizes are computed.",
@@ -178,6 +179,8 @@ def game_finish(*, actor: Actor, pick_id: int) -> list[PrizeLine]:
         play.finished_at = timezone.now()
         play.finished_by = actor.label
         play.save(update_fields=["status", "finished_at", "finished_by"])
+        if game.after_finish:  # e.g. the safe grows when the 9pm draw closes uncracked (TH A17)
+            game.after_finish(actor, draw, board, play.events)
         audit_log(
             actor=actor,
             action="prize.game_finished",

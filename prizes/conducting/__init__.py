@@ -17,6 +17,8 @@ community cards). The adapter
 - `turn_words(event)`: the event in words, for the run page and the stage screen;
 - `progressive(draw, pick)` (optional): the jackpot a JACKPOT line of this winner is paid from
   (default: the series' progressive, if any);
+- `after_finish(actor, draw, board, events)` (optional): what the game does once its lines are
+  stored, in Finish's transaction (the safe and the progressive reveal grow when not won);
 - `template`: the controls of one winner's row (`templates/prizes/conducting/_<game>.html`),
   posting its fields to `prizes:game_event` with the pick.
 """
@@ -38,6 +40,7 @@ class Conducted:
     controls: Callable
     turn_words: Callable
     progressive: Callable | None = None
+    after_finish: Callable | None = None
 
 
 def one_turn_each(events: list[dict], pick) -> str | None:
@@ -53,10 +56,19 @@ def first_without_turn(events: list[dict], winners: list, *, skip=lambda pick: F
 
 
 def _registry() -> dict[str, Conducted]:
-    from prizes.conducting import best_hand, card_scores, paddle, slots, vault
+    from prizes.conducting import best_hand, card_scores, paddle, roll_into_riches, roulette, safe, slots, vault
 
     games: dict[str, Conducted] = {}
-    for conducted in (slots.CONDUCTED, vault.CONDUCTED, card_scores.CONDUCTED, best_hand.CONDUCTED, paddle.CONDUCTED):
+    for conducted in (
+        slots.CONDUCTED,
+        vault.CONDUCTED,
+        card_scores.CONDUCTED,
+        best_hand.CONDUCTED,
+        paddle.CONDUCTED,
+        roulette.CONDUCTED,
+        roll_into_riches.CONDUCTED,
+        safe.CONDUCTED,
+    ):
         games.update(dict.fromkeys(conducted.games, conducted))
     return games
 
