@@ -51,8 +51,63 @@ def test_each_seed_has_a_draw_played_yesterday_with_its_game_and_lines(demo):
     assert added.lines == PrizeLine.objects.count()
 
 
-def test_debug(demo):
-    draw = demo_draw("grc-fast-lane-to-fortune")
-    print(draw.tickets_total, draw.activations.count(), list(draw.picks.values_list("k", "serial", "outcome")))
-    from core.models import AuditEvent
-    print(list(AuditEvent.objects.filter(action="draw.serial_refused").values_list("data", flat=True))[:5])
+
+def test_the_golden_horse_vault_pays_the_queen_jackpot_set_for_the_draw(demo):
+    """GH r9, A2-A4: a last Thursday's 3 balls for the 3 Queens, so one of them draws the pink
+    ball and takes the R25,000 the manager set for the draw; the others R2,000 each."""
+    draw = demo_draw("golden-horse-prive-powerplay")
+    board = PrizeBoard.objects.get(series=draw.series)
+    assert board.draw_date == YESTERDAY and board.setting("balls") == 3
+    amounts = sorted(PrizeLine.objects.filter(draw=draw).values_list("amount_cents", flat=True))
+    assert amounts == [2_000_00, 2_000_00, 25_000_00]
+    kinds = list(ProgressiveEntry.objects.filter(draw=draw).order_by("pk").values_list("kind", flat=True))
+    assert kinds[:2] == ["set", "won"]
+
+
+def test_the_podium_boards_carry_demo_amounts_adding_up_to_the_seeds_totals(demo):
+    """FL r41, A8 (R20,000 for Jacks) and TH r55-56 (R40,000 for Queens): the blanks are filled,
+    the board's notes say they are demo amounts, the five winners take the five podiums."""
+    for seed, total in (("grc-fast-lane-to-fortune", 20_000_00), ("grc-turn-up-the-heat", 40_000_00)):
+        draw = demo_draw(seed)
+        board = PrizeBoard.objects.get(series=draw.series)
+        assert board.total_cents == total == sum(s.amount_cents for s in board.slots.all())
+        assert DEMO_NOTE in board.notes
+        podiums = PrizeLine.objects.filter(draw=draw).values_list("amount_cents", flat=True)
+        assert sorted(podiums) == sorted(s.amount_cents for s in board.slots.all())
+
+
+def test_the_prize_record_page_lists_every_demo_draw(demo, client):
+    manager, _ = demo
+    client.force_login(manager)
+    page = client.get(reverse("prizes:record")).content.decode()
+    for game in DEMO_GAMES:
+        assert demo_draw(game.seed).name in page
+    page = client.get(reverse("prizes:draw", args=[demo_draw("golden-horse-prive-powerplay").pk])).content.decode()
+    assert "R 25,000.00" in page
+
+
+def test_the_demo_draws_records_verify(demo):
+    for game in DEMO_GAMES:
+        report = draw_verify(demo_draw(game.seed))
+        assert report.holds, [line for line in report.lines if not line.holds]
+
+
+def test_loading_again_adds_nothing_even_a_day_later(demo):
+    counts = (Promotion.objects.count(), Draw.objects.count(), PrizeLine.objects.count(), PrizeBoard.objects.count())
+    with time_machine.travel(NOW + dt.timedelta(days=1), tick=False):
+        added = load_demo_prizes(now=NOW + dt.timedelta(days=1))
+    assert (added.draws, added.lines) == (0, 0)
+    assert counts == (
+        Promotion.objects.count(),
+        Draw.objects.count(),
+        PrizeLine.objects.count(),
+        PrizeBoard.objects.count(),
+    )
+
+
+def test_the_seeds_own_promotions_are_left_alone(demo):
+    """The demo draws belong to demo copies: a seed's calendar keeps its own dates."""
+    for game in DEMO_GAMES:
+        copy = Promotion.objects.get(code=demo_code(game.seed))
+        assert copy.name.startswith("Demo copy: ") and copy.ends_on == YESTERDAY
+        assert not Promotion.objects.filter(code=game.seed).exists()  # never created by the demo
