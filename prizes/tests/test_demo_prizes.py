@@ -51,7 +51,6 @@ def test_each_seed_has_a_draw_played_yesterday_with_its_game_and_lines(demo):
     assert added.lines == PrizeLine.objects.count()
 
 
-
 def test_the_golden_horse_vault_pays_the_queen_jackpot_set_for_the_draw(demo):
     """GH r9, A2-A4: a last Thursday's 3 balls for the 3 Queens, so one of them draws the pink
     ball and takes the R25,000 the manager set for the draw; the others R2,000 each."""
