@@ -27,6 +27,7 @@ run: $(BIN)/.installed
 	$(PY) manage.py load_seed_boards
 	$(PY) manage.py seed_demo_draws
 	$(PY) manage.py seed_demo_registers
+	$(PY) manage.py seed_demo_prizes
 	@echo ""
 	@echo "  Promotions desk: http://127.0.0.1:$(PORT)/   (web, Celery worker and beat start below; Ctrl-C stops all)"
 	@echo ""
