@@ -11,9 +11,8 @@ to its draw. Everything goes through the services a manager, the eHost and the c
 game_event_record / game_finish), so the audit log and the draw's record read as a real
 evening's. Idempotent: a copy that has its completed draw is left alone.
 
-Games conducted today (prizes/conducting): slots (podiums, prize cards…) and the vault. Turn Up
-the Heat's safe, Royal Flush's RAPS sessions and DayTime PlayTime's card scores are not here
-(see DEMO_GAMES): add a line when their game is conducted.
+Played here: the vault (GH), podiums (FL, TH) and card scores (DT). Royal Flush is not: its
+prize cards are played in a RAPS session, which needs an uploaded list of floor players.
 """
 
 import datetime as dt
@@ -72,6 +71,8 @@ DEMO_GAMES = (
     DemoGame("grc-fast-lane-to-fortune", "thu-jack-1900", (8_000 * R, 5_000 * R, 3_500 * R, 2_000 * R, 1_500 * R)),
     # TH r55-56: 5 podiums adding up to the R40,000 for Queens.
     DemoGame("grc-turn-up-the-heat", "thu-queen-cash", (15_000 * R, 10_000 * R, 7_000 * R, 5_000 * R, 3_000 * R)),
+    # DT r10.1, A21: three finalists' card scores; the seed gives R3,000, R2,000 and R1,000.
+    DemoGame("emnotweni-daytime-playtime", "wed-1400-manual", ()),
 )
 
 
@@ -263,6 +264,8 @@ def _event(board: PrizeBoard, draw: Draw, pick: DrawPick) -> dict:
     if board.game == BoardGame.VAULT:
         left = controls["left"]
         return {"ball": rng.choice(["pink"] * left.pink + ["white"] * left.white)}
+    if board.game == BoardGame.CARD_SCORE:
+        return {"score": str(pick.k * 7 + rng.randint(0, 6))}  # distinct scores (A21): k apart by 7
     return {"slot": rng.choice(controls["choices"])}
 
 

@@ -39,7 +39,7 @@ def demo_draw(seed: str) -> Draw:
 
 def test_each_seed_has_a_draw_played_yesterday_with_its_game_and_lines(demo):
     _, added = demo
-    assert added.draws == len(DEMO_GAMES) == 3
+    assert added.draws == len(DEMO_GAMES) == 4  # GH, FL, TH and DT (RF: a RAPS session, see DEMO_GAMES)
     for game in DEMO_GAMES:
         draw = demo_draw(game.seed)
         assert draw.status == DrawStatus.DRAWN and not draw.ended_short_reason, draw.name
@@ -110,3 +110,12 @@ def test_the_seeds_own_promotions_are_left_alone(demo):
         copy = Promotion.objects.get(code=demo_code(game.seed))
         assert copy.name.startswith("Demo copy: ") and copy.ends_on == YESTERDAY
         assert not Promotion.objects.filter(code=game.seed).exists()  # never created by the demo
+
+
+def test_daytime_playtime_pays_its_card_scores_in_order(demo):
+    """DT r10.1, A21: the highest score R3,000, then R2,000 and R1,000 (the seed's amounts)."""
+    draw = demo_draw("emnotweni-daytime-playtime")
+    play = GamePlay.objects.get(draw=draw)
+    by_score = sorted(play.events, key=lambda e: -int(e["score"]))
+    paid = {line.pick_id: line.amount_cents for line in PrizeLine.objects.filter(draw=draw)}
+    assert [paid[e["pick"]] for e in by_score] == [300_000, 200_000, 100_000]
