@@ -68,7 +68,7 @@ def _completed_yesterday(series: DrawSeries, *, now: dt.datetime, actor: Actor) 
     if series.draws.filter(scheduled_at=at).exists():
         return False
     draw = draw_schedule(actor=actor, series=series, scheduled_at=at, allow_past=True)
-    _activate(draw, first_at=at - dt.timedelta(hours=6), skip=0)
+    demo_activate(draw, first_at=at - dt.timedelta(hours=6), skip=0)
     draw_close_window(draw_id=draw.pk, now=draw.tickets_close_at)
     draw_start(actor=actor, draw_id=draw.pk, witness_name=WITNESS, now=at)
     moment, outcome = at, PickOutcome.NO_SHOW  # the first winner is not there: a redraw follows
@@ -96,7 +96,7 @@ def _waiting_for_start(series: DrawSeries, *, now: dt.datetime, actor: Actor) ->
     closes = timezone.localtime(now).replace(second=0, microsecond=0) - dt.timedelta(minutes=1)
     opens = closes - dt.timedelta(hours=6)
     draw = draw_schedule(actor=actor, series=series, scheduled_at=at, windows=[(opens, closes)], allow_past=True)
-    _activate(draw, first_at=opens + dt.timedelta(minutes=10), skip=ENTRANTS)
+    demo_activate(draw, first_at=opens + dt.timedelta(minutes=10), skip=ENTRANTS)
     draw_close_window(draw_id=draw.pk, now=closes)
     return True
 
@@ -110,7 +110,7 @@ def waiting_draw_time(now: dt.datetime) -> dt.datetime:
     return max(tonight, ahead)
 
 
-def _activate(draw: Draw, *, first_at: dt.datetime, skip: int) -> None:
+def demo_activate(draw: Draw, *, first_at: dt.datetime, skip: int = 0) -> None:
     """Demo members activate at an eHost one after another: members with points at the draw's
     casino first, then those holding only their tier's free tickets (by id, so every load
     picks the same people); `skip` gives the two draws different entrants."""

@@ -25,13 +25,13 @@ from django.utils import timezone
 
 from core.audit import Actor, audit_log
 from core.errors import DomainError
-from draws.allocation import draw_allocations
+from draws.demo_runs import demo_activate
 from draws.engine import draw_end_short, draw_key_serial, draw_start, pick_outcome_record
-from draws.models import Channel, Draw, DrawPick, DrawStatus, PickOutcome
+from draws.models import Draw, DrawPick, DrawStatus, PickOutcome
 from draws.seeds import PromotionDef, load_promotion, seed_definitions
-from draws.services import activation_create, draw_close_window, draw_schedule
+from draws.services import draw_close_window, draw_schedule
 from members.identity import IdType
-from members.models import Member, Tier
+from members.models import Tier
 from members.staff import staff_may_act_at
 from prizes.boards import boards_for_draw
 from prizes.conduct import board_winners, game_event_record, game_finish
@@ -46,11 +46,9 @@ from promotions.models import DrawMethod, DrawSeries, Promotion
 R = 100  # cents per rand
 DEMO_PREFIX = "demo-"
 DEMO_NOTE = "Demo copy for `make run`: the blank amounts are filled with a demo amount, not the seed's."
-ENTRANTS = 12
 WITNESS = "Thandi Nkosi (Gambling Board inspector)"
 DEMO_MANAGER = "manager"
 OUTCOME_EVERY = dt.timedelta(seconds=90)
-ACTIVATION_EVERY = dt.timedelta(minutes=20)
 
 
 @dataclass(frozen=True)
@@ -128,7 +126,7 @@ def _play(game: DemoGame, seed: PromotionDef, *, manager, now: dt.datetime) -> i
         windows=[(at - dt.timedelta(hours=10), at - dt.timedelta(minutes=15))],
         allow_past=True,
     )
-    _activate(draw, first_at=at - dt.timedelta(hours=9))
+    demo_activate(draw, first_at=at - dt.timedelta(hours=9))
     draw_close_window(draw_id=draw.pk, now=draw.tickets_close_at)
     if game.vault:
         for tier in draw.series.eligible_tiers.all():
@@ -188,27 +186,6 @@ def _progressives(seed_code: str, promotion: Promotion, series: DrawSeries, acto
             obj=progressive,
             data={"promotion": promotion.name, "series": series.name, "base_cents": progressive.base_cents},
         )
-
-
-def _activate(draw: Draw, *, first_at: dt.datetime) -> None:
-    """Demo members with tickets activate at an eHost one after another (by id, reproducible)."""
-    allocations = sorted(
-        (a for a in draw_allocations(draw, at=first_at) if a.tickets > 0), key=lambda a: (a.points == 0, a.member_id)
-    )
-    chosen = [a.member_id for a in allocations[:ENTRANTS]]
-    cards = dict(Member.objects.filter(pk__in=chosen).values_list("pk", "card_number"))
-    ehost = Actor.system("ehost")
-    for index, member_id in enumerate(chosen):
-        try:
-            activation_create(
-                actor=ehost,
-                draw_id=draw.pk,
-                card_number=cards[member_id],
-                channel=Channel.EHOST,
-                now=first_at + index * ACTIVATION_EVERY,
-            )
-        except DomainError:  # excluded since the count, say: the demo goes on without them
-            continue
 
 
 def _run(draw: Draw, actor: Actor, at: dt.datetime) -> dt.datetime:
