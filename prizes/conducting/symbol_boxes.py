@@ -214,11 +214,10 @@ def lines(draw, board: PrizeBoard, events: list[dict], winners: list, final: boo
     given = {e["slot"] for e in held.values() if e and "slot" in e}
     bonus_picks = [p for p in winners if held[p.pk] and "bonus" in held[p.pk]]
     absent_bonus = []
-    if final and len(left_over) == 1 and declined(left_over[0]):
-        # r103: the randomiser left over falls to the winner not on stage (open_slots gives a
-        # podium left over; a bonus left over makes them an absent bonus winner, A19).
-        if len(given) >= len(podium_slots):
-            absent_bonus.append(left_over[0])
+    # r103: the randomiser left over falls to the winner not on stage (open_slots gives a podium
+    # left over; a bonus left over makes them an absent bonus winner, A19).
+    if final and len(left_over) == 1 and declined(left_over[0]) and len(given) >= len(podium_slots):
+        absent_bonus.append(left_over[0])
     slots = [reveals.Slot(_podium_label(s), s.amount_cents or 0, LineKind(s.kind)) for s in podium_slots]
     picks = [
         reveals.Pick(p.pk, held[p.pk]["slot"] if held[p.pk] else None, declined=declined(p))
