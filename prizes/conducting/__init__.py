@@ -56,7 +56,17 @@ def first_without_turn(events: list[dict], winners: list, *, skip=lambda pick: F
 
 
 def _registry() -> dict[str, Conducted]:
-    from prizes.conducting import best_hand, card_scores, paddle, roll_into_riches, roulette, safe, slots, vault
+    from prizes.conducting import (
+        best_hand,
+        card_scores,
+        paddle,
+        roll_into_riches,
+        roulette,
+        safe,
+        share_out,
+        slots,
+        vault,
+    )
 
     games: dict[str, Conducted] = {}
     for conducted in (
@@ -68,6 +78,7 @@ def _registry() -> dict[str, Conducted]:
         roulette.CONDUCTED,
         roll_into_riches.CONDUCTED,
         safe.CONDUCTED,
+        share_out.CONDUCTED,
     ):
         games.update(dict.fromkeys(conducted.games, conducted))
     return games
