@@ -129,8 +129,14 @@ ADD_ONS: dict[str, dict[str, tuple[AddOn, ...]]] = {
 _NOT_PAYING = {LineKind.PLACE, LineKind.ENTRIES}
 
 
+# `make run`'s demo copies of the seeds (prizes/demo.py) are coded DEMO_PREFIX + the seed's code;
+# the constant lives here, below prizes.demo, which imports this module (through prizes.conduct).
+DEMO_PREFIX = "demo-"
+
+
 def addons_for(promotion_code: str, series_code: str) -> tuple[AddOn, ...]:
-    return ADD_ONS.get(promotion_code, {}).get(series_code, ())
+    """The series' add-ons; a demo copy pays its seed's."""
+    return ADD_ONS.get(promotion_code.removeprefix(DEMO_PREFIX), {}).get(series_code, ())
 
 
 def addon_lines(

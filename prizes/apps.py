@@ -15,6 +15,10 @@ class PrizesConfig(AppConfig):
         from prizes.vault_jackpots import vault_start_refusal
 
         register(vault_start_refusal)
+        # TH r135: the 21h30 share-out does not start once the digit safe was cracked.
+        from prizes.conducting.share_out import share_out_start_refusal
+
+        register(share_out_start_refusal)
         # The draw page and Tonight name what is missing, with a link to the boards (core.panels).
         from core import panels
 

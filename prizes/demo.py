@@ -33,6 +33,7 @@ from draws.services import draw_close_window, draw_schedule
 from members.identity import IdType
 from members.models import Tier
 from members.staff import staff_may_act_at
+from prizes.addons import DEMO_PREFIX
 from prizes.boards import boards_for_draw
 from prizes.conduct import board_winners, game_event_record, game_finish
 from prizes.conducting import conducted
@@ -44,7 +45,6 @@ from prizes.vault_jackpots import vault_prizes_set
 from promotions.models import DrawMethod, DrawSeries, Promotion
 
 R = 100  # cents per rand
-DEMO_PREFIX = "demo-"
 DEMO_NOTE = "Demo copy for `make run`: the blank amounts are filled with a demo amount, not the seed's."
 WITNESS = "Thandi Nkosi (Gambling Board inspector)"
 DEMO_MANAGER = "manager"

@@ -57,6 +57,7 @@ class BoardGame(models.TextChoices):
     PADDLE = "paddle", "Paddle (2, 3 or 4 reveals; the last opened wins)"
     SAFE = "safe", "Digit safe (podium, then the safe)"
     CARD_SCORE = "card_score", "Card scores (highest score first)"
+    SHARE_OUT = "share_out", "Share-out (the jackpot shared equally among the winners)"
     PLACE = "place", "By the order of the picks"
     NONE = "none", "No game"
 

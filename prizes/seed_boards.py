@@ -363,6 +363,14 @@ TH = [
         "may forfeit R2,000 (r125) to try the digit safe (R100,000 base, +R20,000 per 9pm draw not cracked: the "
         f"safe's jackpot). {TH_ADD_ONS}",
     ),
+    BoardDef(
+        "sat-safe-share-2130",
+        BoardGame.SHARE_OUT,
+        [],
+        notes="Rules 135-141: only if the digit safe was never cracked, the 5 winners (r138) share its money "
+        "equally, 20 December's 9pm increment included (A18); nothing is played on stage. If it was cracked the "
+        f"draw does not start: cancel it. {TH_ADD_ONS}",
+    ),
 ]
 
 # --- Emnotweni DayTime PlayTime 2025 -----------------------------------------------------------

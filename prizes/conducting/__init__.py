@@ -63,6 +63,7 @@ def _registry() -> dict[str, Conducted]:
         roll_into_riches,
         roulette,
         safe,
+        share_out,
         slots,
         symbol_boxes,
         vault,
@@ -79,6 +80,7 @@ def _registry() -> dict[str, Conducted]:
         roll_into_riches.CONDUCTED,
         safe.CONDUCTED,
         symbol_boxes.CONDUCTED,
+        share_out.CONDUCTED,
     ):
         games.update(dict.fromkeys(conducted.games, conducted))
     return games

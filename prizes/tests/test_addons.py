@@ -202,3 +202,14 @@ def _seed_series_codes() -> dict[str, set[str]]:
 
 def test_the_table_places_every_series_of_every_seed_and_no_other():
     assert {code: set(series) for code, series in ADD_ONS.items()} == _seed_series_codes()
+
+
+def test_a_demo_copy_pays_its_seeds_add_ons_and_only_a_seeds():
+    """`make run`'s demo copies are coded "demo-<seed code>" (prizes/demo.py): TH r42-r43 apply
+    to the copy as to the seed; the desks' own demo promotion has none."""
+    kwargs = {"flags": BOTH, "verified_at": at("2025-10-15 20:20"), "prize_lines": [cash(P)]}
+    demo = addon_lines(promotion_code=f"demo-{TH}", series_code="wed-2000-cash", **kwargs)
+    assert demo == addon_lines(promotion_code=TH, series_code="wed-2000-cash", **kwargs)
+    assert [line.amount_cents for line in demo] == [500 * R, 500 * R]
+    assert addon_lines(promotion_code="demo-desk-cash-draws", series_code="wed-2000-cash", **kwargs) == []
+    assert addon_lines(promotion_code=f"x-demo-{TH}", series_code="wed-2000-cash", **kwargs) == []

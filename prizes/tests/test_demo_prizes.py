@@ -13,6 +13,7 @@ from core.roles import PROMOTIONS_MANAGER
 from draws.commitments import draw_verify
 from draws.models import Draw, DrawStatus
 from members.demo import seed_members
+from members.models import Member
 from prizes.demo import DEMO_GAMES, DEMO_NOTE, demo_code, load_demo_prizes
 from prizes.models import GamePlay, GamePlayStatus, PrizeBoard, PrizeLine, ProgressiveEntry
 from promotions.models import Promotion
@@ -71,7 +72,8 @@ def test_the_podium_boards_carry_demo_amounts_adding_up_to_the_seeds_totals(demo
         board = PrizeBoard.objects.get(series=draw.series)
         assert board.total_cents == total == sum(s.amount_cents for s in board.slots.all())
         assert DEMO_NOTE in board.notes
-        podiums = PrizeLine.objects.filter(draw=draw).values_list("amount_cents", flat=True)
+        # the app add-ons (a demo member may be on the app) are lines of their own
+        podiums = PrizeLine.objects.filter(draw=draw, source="board").values_list("amount_cents", flat=True)
         assert sorted(podiums) == sorted(s.amount_cents for s in board.slots.all())
 
 
@@ -119,3 +121,28 @@ def test_daytime_playtime_pays_its_card_scores_in_order(demo):
     by_score = sorted(play.events, key=lambda e: -int(e["score"]))
     paid = {line.pick_id: line.amount_cents for line in PrizeLine.objects.filter(draw=draw)}
     assert [paid[e["pick"]] for e in by_score] == [300_000, 200_000, 100_000]
+
+
+@pytest.fixture
+def demo_on_the_app(reference_data, user_for):
+    """The demo with every member on the app since before the demo day (members/demo.py gives
+    the flag to some at random)."""
+    with time_machine.travel(NOW, tick=False):
+        manager = user_for(PROMOTIONS_MANAGER, username="manager")
+        seed_members(count=300, recorder=manager)
+        Member.objects.update(app_registered_on=dt.date(2026, 1, 1), playtsogo_active_since=None)
+        load_demo_prizes(now=NOW)
+
+
+def test_the_demo_copies_winners_on_the_app_get_their_seeds_add_ons(demo_on_the_app):
+    """FL r116 (R200) and TH r64 (R500, Thursday Queens) reach the demo copies' winners; GH's
+    only add-on is Thursday midday's (A6), DT gives entries instead (r8): none there."""
+    for seed, amount in (("grc-fast-lane-to-fortune", 200_00), ("grc-turn-up-the-heat", 500_00)):
+        draw = demo_draw(seed)
+        addons = PrizeLine.objects.filter(draw=draw, source="add_on")
+        assert sorted(addons.values_list("pick", flat=True)) == sorted(
+            draw.picks.filter(outcome="present").values_list("pk", flat=True)
+        )
+        assert set(addons.values_list("amount_cents", flat=True)) == {amount}
+    for seed in ("golden-horse-prive-powerplay", "emnotweni-daytime-playtime"):
+        assert not PrizeLine.objects.filter(draw=demo_draw(seed), source="add_on").exists()

@@ -155,8 +155,10 @@ def test_example_17_never_cracked_the_21h30_shares_it_equally_among_five(safe, n
 def test_a_safe_cracked_once_is_never_shared_out(safe, nine_pm, _clock):
     """TH r135: "if the safe has not been cracked (Throughout the duration of the promotion)"."""
     draw = draw_at(nine_pm, FIRST, _clock)
-    progressive_win(actor=MANAGER, progressive_id=safe.pk, pick_id=record_all(draw)[0].pk)
+    cracker = record_all(draw)[0]
+    # Started before the crack is recorded: once cracked, its Start is refused (test_conduct_share_out).
     share_draw = draw_at(safe.share_series, FIRST + dt.timedelta(weeks=1), _clock, winners=5)
+    progressive_win(actor=MANAGER, progressive_id=safe.pk, pick_id=cracker.pk)
     winners = record_all(share_draw)
     with pytest.raises(DomainError, match="there is no share-out"):
         progressive_share_out(actor=MANAGER, draw_id=share_draw.pk, pick_ids=[p.pk for p in winners])

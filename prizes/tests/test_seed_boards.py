@@ -41,7 +41,7 @@ def test_every_seed_gets_its_boards_and_a_second_load_adds_none(boards):
         "golden-horse-prive-powerplay": 1 + 5 * 9 + 1 + 5 + 1 + 1,
         "grc-fast-lane-to-fortune": 10,
         "grc-royal-flush": 7,
-        "grc-turn-up-the-heat": 8,
+        "grc-turn-up-the-heat": 9,  # with the 21h30 share-out (r135, A18)
         "emnotweni-daytime-playtime": 1,
     }
     assert set(load_seed_boards(actor=LOADER).values()) == {0}
