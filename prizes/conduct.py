@@ -266,6 +266,10 @@ def conduct_panel(draw: Draw) -> list[dict]:
                 mine = [e for e in events if e.get("pick") == row["pick"].pk]
                 row["words"] = "; ".join(w for e in mine if (w := game.turn_words(e)))
                 row["more"] = game.turn_refusal(events, row["pick"]) is None  # may record another turn
+        # Whose turn it is: the first winner who may still record (the page's focus and keys go
+        # there); None once every turn is in, when Finish is next.
+        turn = next((row for row in panel["rows"] if row.get("more")), None)
+        panel["turn"] = turn["pick"].pk if turn and not panel["finished"] else None
     return list(panels.values())
 
 

@@ -23,9 +23,9 @@ def _pick_id(request, draw_id: int) -> int:
 
 
 def _back(draw_id: int):
-    response = redirect("draws:detail", draw_id=draw_id)
-    response["Location"] += "#game"
-    return response
+    # No "#game" fragment: Chrome clears the focus when a fragment's target is not focusable, and
+    # the page puts the focus (and so the scroll) on the next turn's control (run_follow.js).
+    return redirect("draws:detail", draw_id=draw_id)
 
 
 @require_POST

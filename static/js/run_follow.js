@@ -6,9 +6,18 @@
   var POLL_MS = 1500;
   var ticking = null;
 
+  // The pick waiting comes first ([autofocus]), then the game's turn (data-focus-turn: its first
+  // control), then what follows every turn (data-focus-after: the game's Finish).
+  var CONTROL = "input:not([type=hidden]):not([disabled]), select:not([disabled]), " +
+    "textarea:not([disabled]), button:not([disabled])";
+
   function focusNext(run) {
-    var target = run.querySelector("[autofocus]:not([disabled])");
-    if (target && !run.contains(document.activeElement)) { target.focus(); }
+    if (run.contains(document.activeElement)) { return; }
+    var turn = run.querySelector("[data-focus-turn]");
+    var target = run.querySelector("[autofocus]:not([disabled])") ||
+      (turn && turn.querySelector(CONTROL)) ||
+      run.querySelector("[data-focus-after]:not([disabled])");
+    if (target) { target.focus(); }
   }
 
   // data-countdown: the seconds the server says are left; counted down here, never trusted.
@@ -63,17 +72,17 @@
       .catch(function () { /* a network blip: the next poll tries again */ });
   }
 
-  // P, X, D, N, Q press the stage button showing that key (not while typing in a field).
+  // P, X, D, N, Q (the pick) and the game's keys (the vault's W, K) press the stage button
+  // showing that key (not while typing in a field).
   document.addEventListener("keydown", function (event) {
-    if (event.ctrlKey || event.altKey || event.metaKey) { return; }
+    if (event.ctrlKey || event.altKey || event.metaKey || event.key.length !== 1) { return; }
     var target = event.target;
     if (target && target.matches && target.matches("input, textarea, select")) { return; }
-    var form = document.querySelector("form[data-stage-keys]");
-    if (!form) { return; }
-    var button = form.querySelector('button[data-key="' + event.key.toUpperCase() + '"]:not([disabled])');
+    var button = document.querySelector(
+      'form[data-stage-keys] button[data-key="' + CSS.escape(event.key.toUpperCase()) + '"]:not([disabled])');
     if (button) {
       event.preventDefault();
-      form.requestSubmit(button);
+      button.form.requestSubmit(button);
     }
   });
 
