@@ -27,8 +27,8 @@ from prizes.addons import WinnerFlags, addon_lines
 from prizes.boards import candidate_boards, missing_settings_of, most_specific_board
 from prizes.carry import place_lines_resolve
 from prizes.conducting import conducted
-from prizes.conducting.slots import slot_amount
-from prizes.lines import GameRefused, LineKind, LineSource, LineSpec
+from prizes.conducting.slots import slot_line
+from prizes.lines import GameRefused, LineSource, LineSpec
 from prizes.models import GamePlay, GamePlayStatus, PrizeBoard, PrizeLine, Progressive
 from prizes.progressives import jackpot_line, progressive_win
 from prizes.services import PRIZES, prize_lines_store
@@ -51,10 +51,7 @@ def play_lines(
     lines = game.lines(draw, board, events, winners, final)
     extra = [s for s in board.slots.all() if s.every_winner]  # e.g. RF r34.1 entries for every winner
     for pick_lines in lines.values():
-        pick_lines.extend(
-            LineSpec(LineKind(s.kind), slot_amount(s), LineSource.BOARD, s.value_words(), {"slot": s.label})
-            for s in extra
-        )
+        pick_lines.extend(slot_line(s) for s in extra)
     return lines
 
 

@@ -58,6 +58,7 @@ def first_without_turn(events: list[dict], winners: list, *, skip=lambda pick: F
 def _registry() -> dict[str, Conducted]:
     from prizes.conducting import (
         best_hand,
+        by_order,
         card_scores,
         paddle,
         roll_into_riches,
@@ -72,6 +73,7 @@ def _registry() -> dict[str, Conducted]:
     games: dict[str, Conducted] = {}
     for conducted in (
         slots.CONDUCTED,
+        by_order.CONDUCTED,
         vault.CONDUCTED,
         card_scores.CONDUCTED,
         best_hand.CONDUCTED,

@@ -7,7 +7,7 @@ from collections.abc import Hashable
 from core.errors import DomainError
 from prizes.conducting import Conducted, first_without_turn, one_turn_each
 from prizes.games import reveals
-from prizes.lines import LineKind, LineSpec
+from prizes.lines import LineKind, LineSource, LineSpec
 from prizes.models import BoardGame, BoardSlot, PrizeBoard
 
 SLOT_GAMES = {
@@ -28,6 +28,15 @@ def slot_label(board: PrizeBoard, slot: BoardSlot) -> str:
 def slot_amount(slot: BoardSlot) -> int:
     """A slot's amount as a line carries it: the count of an entries slot, else its cents."""
     return (slot.count or 0) if slot.kind == LineKind.ENTRIES else (slot.amount_cents or 0)
+
+
+def slot_line(slot: BoardSlot, **data) -> LineSpec:
+    """The board line of a slot the winner reached as it is (no game changed it); a place or
+    entries slot names the later draw's series."""
+    data = {"slot": slot.label, "rule": slot.rule, **data}
+    if slot.target_series_id:
+        data["target_series"] = slot.target_series_id
+    return LineSpec(LineKind(slot.kind), slot_amount(slot), LineSource.BOARD, slot.value_words(), data)
 
 
 def _game_slots(board: PrizeBoard) -> list[BoardSlot]:
