@@ -3,21 +3,27 @@ yesterday evening with its stage game, so every prize page has real lines on it.
 
 The seeds' own dates lie in 2024-2026 and their calendars must stay as published, so each demo
 draw belongs to a **demo copy** of its seed ("Demo copy: …", code `demo-<seed code>`): the seed's
-rules text, the one series copied with its earning rule, tiers and winners, its prize board
-copied from prizes/seed_boards.py with the blanks filled by demo amounts (the board's notes say
-"demo amount") and its jackpots from prizes/seed_progressives.py. The copy runs the month up
-to its draw. Everything goes through the services a manager, the eHost and the conductor use
-(draw_schedule, activation_create, draw_start, pick outcomes, vault_prizes_set,
-game_event_record / game_finish), so the audit log and the draw's record read as a real
-evening's. Idempotent: a copy that has its completed draw is left alone.
+rules text, the series played copied with their earning rules, tiers and winners, their prize
+boards copied from prizes/seed_boards.py with the blanks filled by demo amounts (the board's
+notes say "demo amount") and their jackpots from prizes/seed_progressives.py. The copy runs the
+month up to its draws. Everything goes through the services a manager, the eHost, the tick and
+the conductor use (draw_schedule, activation_create, draw_close_window, raps_list_upload,
+draw_start, pick outcomes, vault_prizes_set, game_event_record / game_finish), so the audit log
+and the draws' records read as a real evening's. Idempotent: a copy that exists is left alone.
 
-Played here: the vault (GH), podiums (FL, TH) and card scores (DT). Royal Flush is not: its
-prize cards are played in a RAPS session, which needs an uploaded list of floor players.
+Played here: the vault (GH), podiums (FL, TH), TH's 9pm digit safe (the first winner tries it
+and fails, so the safe grows by R20,000 on the progressives page), card scores (DT) and Royal
+Flush's Saturday Bonus Jackpot RAPS session: a demo active-player list of floor players is
+uploaded, its 15 winners pick prize cards and each gets the demo count of entries into the
+copy's Saturday Night Cash draw at 21h30, which runs after it with those entries carried in
+(RF r34.1, A13). That cash draw's board is "by the order of the picks", not a stage game: its
+winners are drawn, but no prize lines are recorded for it here.
 """
 
 import datetime as dt
 import random
 from dataclasses import dataclass, replace
+from itertools import groupby
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -25,18 +31,20 @@ from django.utils import timezone
 
 from core.audit import Actor, audit_log
 from core.errors import DomainError
-from draws.demo_runs import demo_activate
+from draws.demo_runs import ENTRANTS, demo_activate
 from draws.engine import draw_end_short, draw_key_serial, draw_start, pick_outcome_record
 from draws.models import Draw, DrawPick, DrawStatus, PickOutcome
+from draws.raps import default_quotas, raps_list_upload
 from draws.seeds import PromotionDef, load_promotion, seed_definitions
 from draws.services import draw_close_window, draw_schedule
 from members.identity import IdType
-from members.models import Tier
+from members.models import Member, Tier
 from members.staff import staff_may_act_at
 from prizes.addons import DEMO_PREFIX
 from prizes.boards import boards_for_draw
 from prizes.conduct import board_winners, game_event_record, game_finish
 from prizes.conducting import conducted
+from prizes.lines import LineKind
 from prizes.models import BoardGame, GamePlay, PrizeBoard, Progressive
 from prizes.seed_boards import SEED_BOARDS
 from prizes.seed_progressives import SEED_PROGRESSIVES
@@ -49,18 +57,26 @@ DEMO_NOTE = "Demo copy for `make run`: the blank amounts are filled with a demo 
 WITNESS = "Thandi Nkosi (Gambling Board inspector)"
 DEMO_MANAGER = "manager"
 OUTCOME_EVERY = dt.timedelta(seconds=90)
+FLOOR_PLAYERS = 45  # rows of the RAPS session's demo active-player list
+FLOOR_MIN_SPEND = 500 * R  # the session's demo minimum spend (RF r25: the seed's table is missing)
 
 
 @dataclass(frozen=True)
 class DemoGame:
-    """One seed's demo draw: the series copied and the demo amounts of its board's blank slots
-    (in slot order; a podium board's amounts add up to its total)."""
+    """One demo draw: the seed, the series copied and the demo amounts of its board's blank
+    slots (in slot order; a podium board's amounts add up to its total). A seed's draws share
+    one copy and are played in the order of their times."""
 
     seed: str
     series: str
     amounts: tuple[int, ...] = ()
     vault: tuple[int, int] | None = None  # GH r9, A4: the tier's (jackpot, consolation) for the date
+    entries: int | None = None  # RF r34.1, A13: the demo count of an entries slot (the seed's is missing)
 
+
+RF_CARDS = (  # RF r28-r29: 15 prize cards paid at the device, amounts not given
+    (10_000 * R, 5_000 * R, 5_000 * R) + (2_500 * R,) * 4 + (2_000 * R,) * 4 + (1_000 * R,) * 4
+)
 
 DEMO_GAMES = (
     # GH r9, A2-A3: a last-Thursday vault of 3 balls, so one of the 3 Queens takes the jackpot.
@@ -69,8 +85,14 @@ DEMO_GAMES = (
     DemoGame("grc-fast-lane-to-fortune", "thu-jack-1900", (8_000 * R, 5_000 * R, 3_500 * R, 2_000 * R, 1_500 * R)),
     # TH r55-56: 5 podiums adding up to the R40,000 for Queens.
     DemoGame("grc-turn-up-the-heat", "thu-queen-cash", (15_000 * R, 10_000 * R, 7_000 * R, 5_000 * R, 3_000 * R)),
+    # TH r120-r126, A17: the 9pm podiums of R5,000 to R10,000, then the digit safe (a money game).
+    DemoGame("grc-turn-up-the-heat", "sat-cash-2100", (10_000 * R, 8_500 * R, 7_000 * R, 6_000 * R, 5_000 * R)),
     # DT r10.1, A21: three finalists' card scores; the seed gives R3,000, R2,000 and R1,000.
     DemoGame("emnotweni-daytime-playtime", "wed-1400-manual", ()),
+    # RF r19-r29: a Saturday 20h00 RAPS session, 15 prize cards and 3 entries each (A13) into
+    # the Saturday Night Cash draw at 21h30 (r35: 5 winners, amounts not given).
+    DemoGame("grc-royal-flush", "sat-bonus-jackpot-raps", RF_CARDS, entries=3),
+    DemoGame("grc-royal-flush", "sat-cash-2130", (5_000 * R, 3_000 * R, 2_000 * R, 1_500 * R, 1_000 * R)),
 )
 
 
@@ -85,25 +107,27 @@ def demo_code(seed_code: str) -> str:
 
 
 def load_demo_prizes(*, now: dt.datetime | None = None) -> DemoPrizes:
-    """Add each seed's demo copy and its draw played yesterday evening, where missing."""
+    """Add each seed's demo copy and its draws played yesterday evening, where missing."""
     now = now or timezone.now()
     manager = get_user_model().objects.filter(username=DEMO_MANAGER).first()
     seeds = {d.code: d for d in seed_definitions()}
     added = DemoPrizes()
-    for game in DEMO_GAMES:
-        if Promotion.objects.filter(code=demo_code(game.seed)).exists():
+    for seed_code, group in groupby(sorted(DEMO_GAMES, key=lambda g: g.seed), key=lambda g: g.seed):
+        if Promotion.objects.filter(code=demo_code(seed_code)).exists():
             continue  # played on an earlier `make run`: its record is history
+        games = list(group)
         with transaction.atomic():
-            added.lines += _play(game, seeds[game.seed], manager=manager, now=now)
-            added.draws += 1
+            added.lines += _play(games, seeds[seed_code], manager=manager, now=now)
+            added.draws += len(games)
     return added
 
 
-def _play(game: DemoGame, seed: PromotionDef, *, manager, now: dt.datetime) -> int:
+def _play(games: list[DemoGame], seed: PromotionDef, *, manager, now: dt.datetime) -> int:
+    """The copy with its boards and jackpots; its draws scheduled, entered in the day, then run
+    in the order of their times (a RAPS session's entries reach the cash draw after it)."""
     system = Actor.system("seed_demo")
-    sdef = next(s for s in seed.series if s.code == game.series)
+    sdefs = {s.code: s for s in seed.series}
     day = timezone.localdate(now) - dt.timedelta(days=1)
-    at = timezone.make_aware(dt.datetime.combine(day, dt.time.fromisoformat(sdef.draws[0][11:16])))
     copy = replace(
         seed,
         code=demo_code(seed.code),
@@ -111,23 +135,39 @@ def _play(game: DemoGame, seed: PromotionDef, *, manager, now: dt.datetime) -> i
         # A month of earning before the draw (the seeds' periods reach back up to a month).
         starts_on=str(day - dt.timedelta(days=30)),
         ends_on=str(day),
-        series=[replace(sdef, draws=[], moves={}, points_per_ticket_by_time={})],
+        series=[replace(sdefs[g.series], draws=[], moves={}, points_per_ticket_by_time={}) for g in games],
     )
     promotion, _ = load_promotion(copy, actor=system)
-    series = promotion.series.select_related("property").get(code=game.series)
-    # The demo manager runs the draws at their casinos; elsewhere the system does.
-    actor = Actor.for_user(manager) if manager and staff_may_act_at(manager, series.property) else system
-    _boards(game, seed.code, series, day, system)
-    _progressives(seed.code, promotion, series, system)
-    draw = draw_schedule(
-        actor=actor,
-        series=series,
-        scheduled_at=at,
-        windows=[(at - dt.timedelta(hours=10), at - dt.timedelta(minutes=15))],
-        allow_past=True,
-    )
-    demo_activate(draw, first_at=at - dt.timedelta(hours=9))
+    series = {s.code: s for s in promotion.series.select_related("property")}
+    for game in games:
+        _boards(game, seed.code, series[game.series], day, system)
+        _progressives(seed.code, promotion, series[game.series], system)
+    played = []
+    for game in games:
+        at = timezone.make_aware(dt.datetime.combine(day, dt.time.fromisoformat(sdefs[game.series].draws[0][11:16])))
+        owner = series[game.series]
+        # The demo manager runs the draws at their casinos; elsewhere the system does.
+        actor = Actor.for_user(manager) if manager and staff_may_act_at(manager, owner.property) else system
+        draw = draw_schedule(
+            actor=actor,
+            series=owner,
+            scheduled_at=at,
+            windows=[(at - dt.timedelta(hours=10), at - dt.timedelta(minutes=15))],
+            allow_past=True,
+        )
+        if draw.method != DrawMethod.RAPS:  # a RAPS session's entrants are its uploaded floor list
+            # Each draw of the copy its own entrants: a winner of one is not redrawn in the next.
+            demo_activate(draw, first_at=at - dt.timedelta(hours=9), skip=len(played) * ENTRANTS)
+        played.append((game, draw, actor))
+    return sum(_evening(game, draw, actor) for game, draw, actor in sorted(played, key=lambda p: p[1].scheduled_at))
+
+
+def _evening(game: DemoGame, draw: Draw, actor: Actor) -> int:
+    """One draw closed, started at its time, run and its game conducted: its prize lines."""
+    at = draw.scheduled_at
     draw_close_window(draw_id=draw.pk, now=draw.tickets_close_at)
+    if draw.method == DrawMethod.RAPS:
+        _floor_list(draw, actor, now=draw.tickets_close_at + dt.timedelta(minutes=5))
     if game.vault:
         for tier in draw.series.eligible_tiers.all():
             jackpot, consolation = game.vault
@@ -139,12 +179,36 @@ def _play(game: DemoGame, seed: PromotionDef, *, manager, now: dt.datetime) -> i
     return _conduct(Draw.objects.get(pk=draw.pk), actor, moment)
 
 
+def _floor_list(draw: Draw, actor: Actor, *, now: dt.datetime) -> None:
+    """The RAPS session's active-player list, as exported from the gaming system: the first
+    demo members of its tiers (by id, so every load lists the same), a third of them at
+    tables, spends around the minimum so that some are left out."""
+    members = Member.objects.filter(tier__in=draw.series.eligible_tiers.all()).order_by("pk")[:FLOOR_PLAYERS]
+    rng = random.Random(draw.pk)
+    rows = ["card_number,device_type,device_id,spend"]
+    for n, member in enumerate(members, start=1):
+        device = f"table,BJ{n % 6 + 1}" if n % 3 == 0 else f"slot,S{n:03d}"
+        rows.append(f"{member.card_number},{device},{rng.randint(300, 6_000)}.00")
+    slot_quota, table_quota = default_quotas(draw.series)
+    raps_list_upload(
+        actor=actor,
+        draw_id=draw.pk,
+        file_name="active-players.csv",
+        text="\n".join(rows) + "\n",
+        min_spend_cents=FLOOR_MIN_SPEND,
+        excluded_devices=[],
+        slot_quota=slot_quota,
+        table_quota=table_quota,
+        now=now,
+    )
+
+
 def _boards(game: DemoGame, seed_code: str, series: DrawSeries, day: dt.date, actor: Actor) -> None:
     """The seed's boards of the series, for the demo day, their blank amounts filled."""
     tiers = {t.code: t for t in Tier.objects.all()}
     for bdef in (b for b in SEED_BOARDS[seed_code] if b.series == series.code):
         amounts = iter(game.amounts)
-        slots = [s if s.amount_cents is not None else replace(s, amount_cents=next(amounts, None)) for s in bdef.slots]
+        slots = [_filled(s, amounts, game.entries) for s in bdef.slots]
         # A vault board is per date: the demo day's, a last Thursday's 3 balls (GH r9, A2-A3).
         last = next(iter(bdef.per_date_settings.values()), {})
         for tier_code in bdef.tiers or (None,):
@@ -161,8 +225,15 @@ def _boards(game: DemoGame, seed_code: str, series: DrawSeries, day: dt.date, ac
             )
 
 
+def _filled(slot: SlotDef, amounts, entries: int | None) -> SlotDef:
+    """A blank slot with its demo value: an entries slot's count, else the next demo amount."""
+    if slot.kind == LineKind.ENTRIES:
+        return slot if slot.count is not None else replace(slot, count=entries)
+    return slot if slot.amount_cents is not None else replace(slot, amount_cents=next(amounts, None))
+
+
 def _own_target(slot: SlotDef, series: DrawSeries) -> SlotDef:
-    if isinstance(slot.target_series, str):  # the copy has only its own series
+    if isinstance(slot.target_series, str):  # the copy's series of that code
         return replace(slot, target_series=series.promotion.series.get(code=slot.target_series))
     return slot
 
@@ -229,8 +300,16 @@ def _conduct(draw: Draw, actor: Actor, moment: dt.datetime) -> int:
             continue
         for pick in winners:
             game_event_record(actor=actor, pick_id=pick.pk, event=_event(board, draw, pick))
+            if board.game == BoardGame.SAFE and pick.outcome == PickOutcome.PRESENT:
+                game_event_record(actor=actor, pick_id=pick.pk, event={"safe": _safe_try(pick == winners[0])})
         lines += len(game_finish(actor=actor, pick_id=winners[0].pk))
     return lines
+
+
+def _safe_try(first: bool) -> str:
+    """TH r125: the first winner forfeits R2,000 to try the safe and fails (the safe then grows
+    by R20,000 at Finish, A17); the others keep their podiums."""
+    return "not_cracked" if first else "kept"
 
 
 def _event(board: PrizeBoard, draw: Draw, pick: DrawPick) -> dict:
@@ -246,4 +325,4 @@ def _event(board: PrizeBoard, draw: Draw, pick: DrawPick) -> dict:
     return {"slot": rng.choice(controls["choices"])}
 
 
-__all__ = ["DEMO_GAMES", "DemoPrizes", "load_demo_prizes"]
+__all__ = ["DEMO_GAMES", "RF_CARDS", "DemoPrizes", "load_demo_prizes"]

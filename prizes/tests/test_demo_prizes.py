@@ -1,6 +1,8 @@
-"""`make run`'s prize demo (issue 14, item 10; prizes/demo.py): a demo copy of each seed with a
-draw played yesterday evening through the conductor's services, its prize lines on the prize
-record page; loading again adds nothing, and the seeds' own promotions are left alone."""
+"""`make run`'s prize demo (issue 14, item 10; prizes/demo.py): a demo copy of each seed with its
+draws played yesterday evening through the conductor's services, their prize lines on the prize
+record page (Royal Flush: a RAPS session's prize cards and the entries it carries into the
+Saturday Night Cash draw; Turn Up the Heat: the 9pm safe as well); loading again adds nothing,
+and the seeds' own promotions are left alone."""
 
 import datetime as dt
 
@@ -11,11 +13,15 @@ from django.utils import timezone
 
 from core.roles import PROMOTIONS_MANAGER
 from draws.commitments import draw_verify
-from draws.models import Draw, DrawStatus
+from draws.models import Channel, Draw, DrawStatus, RapsList
+from draws.seeds import seed_definitions
 from members.demo import seed_members
 from members.models import Member
-from prizes.demo import DEMO_GAMES, DEMO_NOTE, demo_code, load_demo_prizes
-from prizes.models import GamePlay, GamePlayStatus, PrizeBoard, PrizeLine, ProgressiveEntry
+from prizes.conducting import conducted
+from prizes.demo import DEMO_GAMES, DEMO_NOTE, RF_CARDS, demo_code, load_demo_prizes
+from prizes.lines import LineKind
+from prizes.models import GamePlay, GamePlayStatus, PrizeBoard, PrizeLine, Progressive, ProgressiveEntry
+from prizes.progressives import progressive_value
 from promotions.models import Promotion
 
 pytestmark = pytest.mark.django_db
@@ -34,22 +40,76 @@ def demo(reference_data, user_for):
         yield manager, added
 
 
-def demo_draw(seed: str) -> Draw:
-    return Draw.objects.get(series__promotion__code=demo_code(seed))
+RF = "grc-royal-flush"
+TH = "grc-turn-up-the-heat"
+FIRST_SERIES = {}
+for _game in DEMO_GAMES:
+    FIRST_SERIES.setdefault(_game.seed, _game.series)
+
+
+def demo_draw(seed: str, series: str = "") -> Draw:
+    """The seed's demo draw of the series (by default its first game's)."""
+    return Draw.objects.get(series__promotion__code=demo_code(seed), series__code=series or FIRST_SERIES[seed])
 
 
 def test_each_seed_has_a_draw_played_yesterday_with_its_game_and_lines(demo):
     _, added = demo
-    assert added.draws == len(DEMO_GAMES) == 4  # GH, FL, TH and DT (RF: a RAPS session, see DEMO_GAMES)
+    assert {game.seed for game in DEMO_GAMES} == {d.code for d in seed_definitions()}  # all five seeds
+    assert added.draws == len(DEMO_GAMES) == Draw.objects.count() == 7  # RF and TH: two draws each
+    games = 0
     for game in DEMO_GAMES:
-        draw = demo_draw(game.seed)
+        draw = demo_draw(game.seed, game.series)
         assert draw.status == DrawStatus.DRAWN and not draw.ended_short_reason, draw.name
         assert timezone.localdate(draw.scheduled_at) == YESTERDAY
-        assert draw.series.code == game.series
+        board = PrizeBoard.objects.get(series=draw.series)
+        if conducted(board.game) is None:  # RF's cash draw: "by the order of the picks"
+            assert not PrizeLine.objects.filter(draw=draw).exists()
+            continue
+        games += 1
         play = GamePlay.objects.get(draw=draw)
-        assert play.status == GamePlayStatus.FINISHED and len(play.events) == draw.winners_wanted
-        assert PrizeLine.objects.filter(draw=draw).values("pick").distinct().count() == draw.winners_wanted
+        winners = set(draw.picks.filter(outcome="present").values_list("pk", flat=True))
+        assert len(winners) == draw.winners_wanted
+        assert play.status == GamePlayStatus.FINISHED and {e["pick"] for e in play.events} == winners
+        assert set(PrizeLine.objects.filter(draw=draw).values_list("pick", flat=True)) == winners
+    assert games == 6  # every seed's game, TH's two
     assert added.lines == PrizeLine.objects.count()
+
+
+def test_royal_flush_session_winners_pick_prize_cards_and_their_entries_reach_the_cash_draw(demo):
+    """RF r28-r29, r34.1, A13: the Saturday 20h00 RAPS session's 15 winners, drawn from the
+    uploaded floor list, each open one of the 15 prize cards (demo amounts) and get 3 entries
+    into the copy's Saturday Night Cash draw at 21h30, where they are frozen as carried tickets."""
+    session = demo_draw(RF, "sat-bonus-jackpot-raps")
+    cash = demo_draw(RF, "sat-cash-2130")
+    assert session.method == "raps" and session.scheduled_at < cash.scheduled_at
+    floor = RapsList.objects.get(draw=session)
+    assert floor.rows_read == 45 and floor.left_out["below_min_spend"] > 0  # a real list: some spent too little
+    assert session.entries_sha256 == floor.list_sha256
+    cards = PrizeLine.objects.filter(draw=session, kind=LineKind.CASH, source="board")
+    assert sorted(cards.values_list("amount_cents", flat=True)) == sorted(RF_CARDS)
+    entries = PrizeLine.objects.filter(draw=session, kind=LineKind.ENTRIES)
+    winners = set(session.picks.filter(outcome="present").values_list("member_id", flat=True))
+    assert len(winners) == 15 and set(entries.values_list("member_id", flat=True)) == winners
+    assert {(line.amount_cents, line.data["carried_into"]) for line in entries} == {(3, cash.pk)}
+    carried = cash.activations.filter(channel=Channel.CARRIED)
+    assert {(a.member_id, a.tickets) for a in carried} == {(m, 3) for m in winners}
+    assert cash.activations.exclude(channel=Channel.CARRIED).exists()  # the evening's own entrants too
+    assert cash.tickets_total == sum(cash.activations.values_list("tickets", flat=True))
+
+
+def test_turn_up_the_heat_9pm_safe_is_tried_not_cracked_and_grows(demo):
+    """TH r123-r126, A17: the first winner forfeits R2,000 of the podium to try the safe and
+    fails; the others keep theirs; the uncracked 9pm draw grows the safe by R20,000."""
+    draw = demo_draw(TH, "sat-cash-2100")
+    safe = Progressive.objects.get(series=draw.series)
+    assert progressive_value(safe) == 100_000_00 + 20_000_00
+    play = GamePlay.objects.get(draw=draw)
+    assert [e["safe"] for e in play.events if "safe" in e] == ["not_cracked"] + ["kept"] * 4
+    first = draw.picks.get(k=1)
+    board = PrizeBoard.objects.get(series=draw.series)
+    podium = next(e["slot"] for e in play.events if e["pick"] == first.pk and "slot" in e)
+    won = board.slots.get(label=f"Podium {podium}").amount_cents - 2_000_00
+    assert PrizeLine.objects.filter(pick=first, source="game", amount_cents=won).exists()
 
 
 def test_the_golden_horse_vault_pays_the_queen_jackpot_set_for_the_draw(demo):
@@ -81,29 +141,35 @@ def test_the_prize_record_page_lists_every_demo_draw(demo, client):
     manager, _ = demo
     client.force_login(manager)
     page = client.get(reverse("prizes:record")).content.decode()
-    for game in DEMO_GAMES:
-        assert demo_draw(game.seed).name in page
+    for draw in Draw.objects.filter(prize_lines__isnull=False).distinct():  # RF's cash draw has none
+        assert draw.name in page
+    assert demo_draw(RF, "sat-bonus-jackpot-raps").name in page
     page = client.get(reverse("prizes:draw", args=[demo_draw("golden-horse-prive-powerplay").pk])).content.decode()
     assert "R 25,000.00" in page
 
 
 def test_the_demo_draws_records_verify(demo):
     for game in DEMO_GAMES:
-        report = draw_verify(demo_draw(game.seed))
+        report = draw_verify(demo_draw(game.seed, game.series))
         assert report.holds, [line for line in report.lines if not line.holds]
 
 
 def test_loading_again_adds_nothing_even_a_day_later(demo):
-    counts = (Promotion.objects.count(), Draw.objects.count(), PrizeLine.objects.count(), PrizeBoard.objects.count())
+    def counts():
+        return (
+            Promotion.objects.count(),
+            Draw.objects.count(),
+            PrizeLine.objects.count(),
+            PrizeBoard.objects.count(),
+            RapsList.objects.count(),
+            ProgressiveEntry.objects.count(),
+        )
+
+    before = counts()
     with time_machine.travel(NOW + dt.timedelta(days=1), tick=False):
         added = load_demo_prizes(now=NOW + dt.timedelta(days=1))
     assert (added.draws, added.lines) == (0, 0)
-    assert counts == (
-        Promotion.objects.count(),
-        Draw.objects.count(),
-        PrizeLine.objects.count(),
-        PrizeBoard.objects.count(),
-    )
+    assert before == counts()
 
 
 def test_the_seeds_own_promotions_are_left_alone(demo):

@@ -5,8 +5,9 @@ from prizes.demo import load_demo_prizes
 
 class Command(BaseCommand):
     help = (
-        "Add a demo copy of each seed with a draw played yesterday evening and its stage game, "
-        "so the prize pages have lines on them (after seed_demo_draws; idempotent)."
+        "Add a demo copy of each seed with its draws played yesterday evening and their stage games "
+        "(Royal Flush: a RAPS session carrying entries into its 21h30 cash draw), so the prize pages "
+        "have lines on them (after seed_demo_draws; idempotent)."
     )
 
     def handle(self, *args, **options):
