@@ -16,8 +16,8 @@ and fails, so the safe grows by R20,000 on the progressives page), card scores (
 Flush's Saturday Bonus Jackpot RAPS session: a demo active-player list of floor players is
 uploaded, its 15 winners pick prize cards and each gets the demo count of entries into the
 copy's Saturday Night Cash draw at 21h30, which runs after it with those entries carried in
-(RF r34.1, A13). That cash draw's board is "by the order of the picks", not a stage game: its
-winners are drawn, but no prize lines are recorded for it here.
+(RF r34.1, A13). That cash draw's board is "by the order of the picks": nothing is played on
+stage and Finish gives each winner the prize of their place.
 """
 
 import datetime as dt
@@ -299,6 +299,8 @@ def _conduct(draw: Draw, actor: Actor, moment: dt.datetime) -> int:
         if not winners or conducted(board.game) is None:
             continue
         for pick in winners:
+            if board.game == BoardGame.PLACE:  # nothing played on stage: prizes by the order of the picks
+                break
             game_event_record(actor=actor, pick_id=pick.pk, event=_event(board, draw, pick))
             if board.game == BoardGame.SAFE and pick.outcome == PickOutcome.PRESENT:
                 game_event_record(actor=actor, pick_id=pick.pk, event={"safe": _safe_try(pick == winners[0])})

@@ -17,10 +17,9 @@ from draws.models import Channel, Draw, DrawStatus, RapsList
 from draws.seeds import seed_definitions
 from members.demo import seed_members
 from members.models import Member
-from prizes.conducting import conducted
 from prizes.demo import DEMO_GAMES, DEMO_NOTE, RF_CARDS, demo_code, load_demo_prizes
 from prizes.lines import LineKind
-from prizes.models import GamePlay, GamePlayStatus, PrizeBoard, PrizeLine, Progressive, ProgressiveEntry
+from prizes.models import BoardGame, GamePlay, GamePlayStatus, PrizeBoard, PrizeLine, Progressive, ProgressiveEntry
 from prizes.progressives import progressive_value
 from promotions.models import Promotion
 
@@ -62,16 +61,16 @@ def test_each_seed_has_a_draw_played_yesterday_with_its_game_and_lines(demo):
         assert draw.status == DrawStatus.DRAWN and not draw.ended_short_reason, draw.name
         assert timezone.localdate(draw.scheduled_at) == YESTERDAY
         board = PrizeBoard.objects.get(series=draw.series)
-        if conducted(board.game) is None:  # RF's cash draw: "by the order of the picks"
-            assert not PrizeLine.objects.filter(draw=draw).exists()
-            continue
         games += 1
         play = GamePlay.objects.get(draw=draw)
         winners = set(draw.picks.filter(outcome="present").values_list("pk", flat=True))
         assert len(winners) == draw.winners_wanted
-        assert play.status == GamePlayStatus.FINISHED and {e["pick"] for e in play.events} == winners
+        assert play.status == GamePlayStatus.FINISHED
+        # RF's cash draw is "by the order of the picks": nothing played on stage, lines at Finish.
+        played = set() if board.game == BoardGame.PLACE else winners
+        assert {e["pick"] for e in play.events} == played
         assert set(PrizeLine.objects.filter(draw=draw).values_list("pick", flat=True)) == winners
-    assert games == 6  # every seed's game, TH's two
+    assert games == 7  # every seed's game, TH's two, RF's session and its cash draw
     assert added.lines == PrizeLine.objects.count()
 
 
@@ -141,7 +140,7 @@ def test_the_prize_record_page_lists_every_demo_draw(demo, client):
     manager, _ = demo
     client.force_login(manager)
     page = client.get(reverse("prizes:record")).content.decode()
-    for draw in Draw.objects.filter(prize_lines__isnull=False).distinct():  # RF's cash draw has none
+    for draw in Draw.objects.all():
         assert draw.name in page
     assert demo_draw(RF, "sat-bonus-jackpot-raps").name in page
     page = client.get(reverse("prizes:draw", args=[demo_draw("golden-horse-prive-powerplay").pk])).content.decode()
