@@ -174,3 +174,17 @@ def test_the_conductor_opens_the_boxes_from_the_run_page(three_pm, client_for):
     page = client.post(url, {"pick": x.pk, "box": "1", "shows": "Flame"}, follow=True).content.decode()
     assert "box 1: Flame" in page
     assert f'id="box-record-{x.k}"' not in page and f'id="box-record-{y.k}"' in page  # Y's turn (r105)
+
+
+def test_once_every_podium_is_given_the_run_page_offers_only_the_bonus(reference_data, client_for):
+    """No empty podium list with its Record button left for the last two randomisers (r104)."""
+    draw, picks = draw_of(6, BoardGame.SYMBOL_BOXES, BOARD)
+    for pick, podium in zip(picks[:3], "123", strict=True):
+        record(pick, slot=podium)
+    client = client_for(PROMOTIONS_MANAGER)
+    page = client.get(f"/draws/{draw.pk}/").content.decode()
+    assert f'id="podium-record-{picks[3].k}"' in page  # podium 4 is still to give
+    record(picks[3], slot="4")
+    page = client.get(f"/draws/{draw.pk}/").content.decode()
+    assert f'id="podium-record-{picks[4].k}"' not in page and f'id="podium-{picks[5].k}"' not in page
+    assert f'id="bonus-record-{picks[4].k}"' in page and f'id="bonus-record-{picks[5].k}"' in page
