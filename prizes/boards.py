@@ -57,12 +57,12 @@ def missing_settings_of(board: PrizeBoard) -> list[str]:
     """The blank required settings of one board, in words ("the amount of Podium 1")."""
     missing = [words for slot in board.slots.all() if (words := slot.missing())]
     multipliers = []
-    for key, label, _kind, _default in setting_specs(board.game):
-        if board.setting(key) is None:
-            if key.startswith("multiplier_"):
-                multipliers.append(key.removeprefix("multiplier_"))
+    for spec in setting_specs(board.game):
+        if board.setting(spec.key) is None:
+            if spec.key.startswith("multiplier_"):
+                multipliers.append(spec.key.removeprefix("multiplier_"))
             else:
-                missing.append(label.lower())
+                missing.append(spec.label[0].lower() + spec.label[1:])
     if multipliers:
         missing.append(
             f"the roulette multiplier of number{'s' if len(multipliers) > 1 else ''} {_numbers(multipliers)}"

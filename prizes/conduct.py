@@ -189,7 +189,8 @@ def game_finish(*, actor: Actor, pick_id: int) -> list[PrizeLine]:
 
 def _with_jackpot(actor: Actor, draw: Draw, board: PrizeBoard, pick: DrawPick, specs: list[LineSpec]) -> list[LineSpec]:
     """A jackpot line of the game is paid from its progressive when it has one (its value, then
-    back to base, one win a draw); else the board's amount is the jackpot."""
+    back to base, one win a draw); else the board's amount is the jackpot. The line's words keep
+    the game's (what happened on stage) before the jackpot's."""
     if not any(spec.source == LineSource.JACKPOT for spec in specs):
         return list(specs)
     game = conducted(board.game)
@@ -202,9 +203,20 @@ def _with_jackpot(actor: Actor, draw: Draw, board: PrizeBoard, pick: DrawPick, s
     for spec in specs:
         if spec.source == LineSource.JACKPOT:
             won = jackpot_line(progressive_win(actor=actor, progressive_id=progressive.pk, pick_id=pick.pk))
-            spec = LineSpec(won.kind, won.amount_cents, won.source, won.words, {**spec.data, **won.data})
+            spec = LineSpec(
+                won.kind, won.amount_cents, won.source, _jackpot_words(spec, won), {**spec.data, **won.data}
+            )
         result.append(spec)
     return result
+
+
+def _jackpot_words(stage: LineSpec, won: LineSpec) -> str:
+    """What happened on stage, then the jackpot that paid it ("Safe cracked: R140,000; paid
+    from Digit safe: R140,000"): the record keeps both, within the line's 300 characters."""
+    paid = f"; paid from {won.words}"
+    room = PrizeLine._meta.get_field("words").max_length - len(paid)
+    said = stage.words if len(stage.words) <= room else stage.words[: room - 1] + "…"
+    return f"{said}{paid}"
 
 
 def _addons(draw: Draw, pick: DrawPick, specs: list[LineSpec]) -> list[LineSpec]:

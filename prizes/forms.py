@@ -7,6 +7,7 @@ from decimal import Decimal, InvalidOperation
 from django import forms
 
 from core.forms import SwipeGuard
+from prizes.games.best_hand import deck_refusal, parse_card
 from prizes.lines import LineKind
 from prizes.models import KIND_CHOICES, KIND_LABELS, PrizeBoard, setting_specs
 from promotions.models import DrawSeries
@@ -49,6 +50,24 @@ class RandField(forms.Field):
         return int(cents)
 
 
+class DeckField(forms.CharField):
+    """The Best Hand deck as a clerk types it ("AS KS QS …", commas allowed) -> the 25 cards as
+    the engine writes them ("As Ks Qs …"); refused with the engine's words (FL r84, A9)."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        super().__init__(max_length=200, **kwargs)
+        self.widget.attrs.update({"class": "form-control form-control-sm", "autocomplete": "off"})
+
+    def to_python(self, value):
+        texts = str(value or "").replace(",", " ").split()
+        if not texts:
+            return None
+        if refusal := deck_refusal(texts):
+            raise forms.ValidationError(refusal)
+        return " ".join(str(parse_card(text)) for text in texts)
+
+
 class BoardForm(SwipeGuard, forms.Form):
     """One row per slot (its amount and kind, or the later draw and count of a place or
     entries), the game's settings, and the total the slots must add up to."""
@@ -84,15 +103,20 @@ class BoardForm(SwipeGuard, forms.Form):
                 self.fields[name].widget.attrs["aria-label"] = self.fields[name].label
             self.slot_rows.append((slot, names))
         self.setting_names = []
-        for key, label, kind, _default in setting_specs(board.game):
-            name = f"setting_{key}"
-            value = board.setting(key)
-            if kind == "cents":
-                field = RandField(initial=value, label=label)
-            elif kind == "bool":
-                field = forms.BooleanField(required=False, initial=value, label=label)
+        for spec in setting_specs(board.game):
+            name = f"setting_{spec.key}"
+            value = board.setting(spec.key)
+            if spec.kind == "cents":
+                field = RandField(initial=value, label=spec.label)
+            elif spec.kind == "bool":
+                field = forms.BooleanField(required=False, initial=value, label=spec.label)
+            elif spec.kind == "cards":
+                field = DeckField(initial=value, label=spec.label)
             else:
-                field = forms.IntegerField(required=False, min_value=0, max_value=1000, initial=value, label=label)
+                field = forms.IntegerField(required=False, min_value=0, max_value=1000, initial=value, label=spec.label)
+            field.help_text = spec.help
+            if spec.help:
+                field.widget.attrs["aria-describedby"] = f"id_{name}-help"
             self.fields[name] = field
             self.setting_names.append(name)
         self.fields["total"] = RandField(

@@ -10,6 +10,8 @@
   is a reversing line.
 """
 
+from typing import NamedTuple
+
 from django.db import models
 from django.db.models import Q
 
@@ -62,13 +64,23 @@ class BoardGame(models.TextChoices):
     NONE = "none", "No game"
 
 
-# A board's own parameters, by game: (key, label, kind, default). kind "cents" is an amount in
-# rand on the form, "int" a whole number, "bool" a tick box. A default of None is a required
-# setting (the seed gives none): it blocks the draw's start until filled in, like a blank slot.
+# A board's own parameters, by game: (key, label, kind, default[, help]). kind "cents" is an
+# amount in rand on the form, "int" a whole number, "bool" a tick box, "cards" playing cards as
+# text. A default of None is a required setting (the seed gives none): it blocks the draw's start
+# until filled in, like a blank slot. The help says where the setting comes from (the seed's rule).
 ROULETTE_NUMBERS = range(37)  # FL r91: 0-36
-SETTINGS: dict[str, tuple[tuple[str, str, str, object], ...]] = {
+SETTINGS: dict[str, tuple[tuple, ...]] = {
     BoardGame.VAULT: (("balls", "Balls in the vault (1 pink, the rest white)", "int", 15),),  # GH r9, A2-A3
-    BoardGame.BEST_HAND: (("split_ties", "Equal hands share their places' prizes", "bool", True),),  # FL A9
+    BoardGame.BEST_HAND: (
+        ("split_ties", "Equal hands share their places' prizes", "bool", True),  # FL A9
+        (
+            "deck",
+            "The 25 cards of the Best Hand deck",
+            "cards",
+            None,  # A9: the seed does not say which 25 cards: required
+            "FL rule 84 deals each winner three cards from the 25 cards: write them, e.g. AS KS QS JS 10S AH …",
+        ),
+    ),
     BoardGame.ROULETTE: (
         ("min_stake_cents", "Smallest bet", "cents", 20_000),  # FL r93: R200
         ("max_spins", "Most spins per winner", "int", 10),  # FL r94
@@ -78,16 +90,49 @@ SETTINGS: dict[str, tuple[tuple[str, str, str, object], ...]] = {
         ("progressive_increment_cents", "Progressive reveal grows per draw not won by", "cents", 0),  # FL A11
     ),
     BoardGame.SYMBOL_BOXES: (
-        ("boxes", "Boxes on stage", "int", 12),  # TH r104
-        ("blank_boxes", "Blank boxes among them", "int", 6),  # TH A19: 3 per symbol + 6 blanks
+        ("boxes", "Boxes on stage", "int", 12, "TH rule 106: there will be 12 boxes on stage."),
+        (
+            "blank_boxes",
+            "Blank boxes among them",
+            "int",
+            6,
+            "The boxes hide 3 of each bonus symbol and blanks (A19): 6 blanks among 12 boxes.",
+        ),
     ),
     BoardGame.PADDLE: (("reveals", "Prize reveals on stage", "int", 25),),  # TH r116
-    BoardGame.SAFE: (("forfeit_cents", "Forfeited to try the safe", "cents", 200_000),),  # TH r125: R2,000
+    BoardGame.SAFE: (
+        (
+            "forfeit_cents",
+            "Forfeited to try the safe",
+            "cents",
+            200_000,
+            "TH rule 125: the winner may forfeit R2,000 of the podium to try to crack the safe.",
+        ),
+    ),
 }
 
 
-def setting_specs(game: str) -> tuple[tuple[str, str, str, object], ...]:
-    return SETTINGS.get(game, ())
+class SettingSpec(NamedTuple):
+    key: str
+    label: str
+    kind: str
+    default: object
+    help: str = ""
+
+
+def setting_specs(game: str) -> tuple[SettingSpec, ...]:
+    return tuple(SettingSpec(*spec) for spec in SETTINGS.get(game, ()))
+
+
+def setting_words(kind: str, value) -> str:
+    """A setting's value as the board page shows it read-only."""
+    if value is None:
+        return "Not set"
+    if kind == "cents":
+        return rand_cents(value)
+    if kind == "bool":
+        return "Yes" if value else "No"
+    return str(value)
 
 
 class PrizeBoard(models.Model):
@@ -138,8 +183,12 @@ class PrizeBoard(models.Model):
 
     def setting(self, key: str):
         """The setting's value, or its default (None: required and not set)."""
-        defaults = {spec[0]: spec[3] for spec in setting_specs(self.game)}
+        defaults = {spec.key: spec.default for spec in setting_specs(self.game)}
         return self.settings.get(key, defaults.get(key))
+
+    def setting_rows(self) -> list[tuple[str, str, str]]:
+        """(label, value in words, help) of each of the game's settings, for the read-only board."""
+        return [(s.label, setting_words(s.kind, self.setting(s.key)), s.help) for s in setting_specs(self.game)]
 
     def specificity(self) -> int:
         return (self.tier_id is not None) + 2 * (self.draw_date is not None)

@@ -20,6 +20,7 @@ from django.db import transaction
 
 from core.audit import Actor
 from members.models import Tier
+from prizes.conducting.symbol_boxes import BONUS_DECLINED, BONUS_FIRST, BONUS_RUNNER_UP
 from prizes.lines import LineKind
 from prizes.models import BoardGame, PrizeBoard
 from prizes.services import SlotDef, board_create
@@ -218,7 +219,8 @@ FL = [
         cfg("Place", 5, "r79-r85, A9"),
         settings={"split_ties": True},
         notes="Rules 79-85: each winner's 3 cards and the 2 community cards make the hand; places 1-5 by the best "
-        f"hand; equal hands share their places' prizes (A9). The place amounts are not given. {FL_APP}",
+        f"hand; equal hands share their places' prizes (A9). The place amounts are not given, nor which 25 cards "
+        f"make the deck (r84, A9): both are set before the draw. {FL_APP}",
     ),
     BoardDef(
         "sat-cash-1900",
@@ -336,15 +338,15 @@ TH = [
         BoardGame.SYMBOL_BOXES,
         [
             *cfg("Podium", 4, "r102-r103"),
-            SlotDef("Bonus: first to all three symbols", 10_000 * R, rule="r105"),
-            SlotDef("Bonus: runner-up", 7_500 * R, rule="r105"),
-            SlotDef("Bonus: declined the bonus game", 5_000 * R, rule="r107"),
+            SlotDef(BONUS_FIRST, 10_000 * R, rule="r105"),
+            SlotDef(BONUS_RUNNER_UP, 7_500 * R, rule="r105"),
+            SlotDef(BONUS_DECLINED, 5_000 * R, rule="r107"),
         ],
         settings={"boxes": 12, "blank_boxes": 6},
         notes="Rules 102-107: 6 winners; a randomiser gives 4 of them a cash podium (amounts not given) and 2 the "
         "bonus game: 12 boxes (3 per symbol, 6 blank, A19) opened in turn, the earlier pick first; the first to "
         "all three symbols wins R10,000, the other R7,500; one declining gets R5,000 and the other R10,000, both "
-        f"declining R5,000 each. {TH_ADD_ONS}",
+        f"declining R5,000 each: the three Bonus slots pay them. {TH_ADD_ONS}",
     ),
     BoardDef(
         "sat-cash-1900",
@@ -360,8 +362,8 @@ TH = [
         cfg("Podium", 5, "r123-r124"),
         settings={"forfeit_cents": 2_000 * R},
         notes="Rules 120-126: a randomiser decides the podium, R5,000 to R10,000 (amounts not given); the winner "
-        "may forfeit R2,000 (r125) to try the digit safe (R100,000 base, +R20,000 per 9pm draw not cracked: the "
-        f"safe's jackpot). {TH_ADD_ONS}",
+        "may forfeit R2,000 (r125, the board's setting) to try the digit safe (R100,000 base, +R20,000 per 9pm "
+        f"draw not cracked: the safe's jackpot). {TH_ADD_ONS}",
     ),
     BoardDef(
         "sat-safe-share-2130",

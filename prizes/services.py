@@ -19,8 +19,9 @@ from draws.models import Draw, DrawPick, DrawStatus
 from members.models import Tier
 from members.staff import check_staff_property
 from prizes.boards import slot_total
+from prizes.games import best_hand, symbol_boxes
 from prizes.lines import LineKind, LineSource, LineSpec
-from prizes.models import BoardSlot, PrizeBoard, PrizeLine, setting_specs
+from prizes.models import BoardGame, BoardSlot, PrizeBoard, PrizeLine, setting_specs
 from promotions.models import DrawSeries
 
 BOARDS = {"what": "prize boards", "done": "set up"}
@@ -143,6 +144,7 @@ def board_save(
             changes["total"] = [_plain(board.total_cents), _plain(total_cents)]
             board.total_cents = total_cents
         _check_total(board, board_slots)
+        _check_settings(board)
         if not changes:
             return board
         for slot in board_slots:
@@ -158,6 +160,18 @@ def _plain(value):
     if isinstance(value, DrawSeries):
         return value.name
     return value
+
+
+def _check_settings(board: PrizeBoard) -> None:
+    """Settings the game cannot be played with: a Best Hand deck that is not 25 readable cards
+    (FL r84, A9); boxes that cannot hide 3 of each bonus symbol and the blanks (TH r106, A19)."""
+    refusal = None
+    if board.game == BoardGame.BEST_HAND and board.setting("deck") is not None:
+        refusal = best_hand.deck_refusal(board.setting("deck"))
+    elif board.game == BoardGame.SYMBOL_BOXES:
+        refusal = symbol_boxes.boxes_refusal(boxes=board.setting("boxes"), blank_boxes=board.setting("blank_boxes"))
+    if refusal:
+        raise DomainError(refusal, code="board_settings")
 
 
 def _check_total(board: PrizeBoard, slots: list[BoardSlot]) -> None:

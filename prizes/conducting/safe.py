@@ -1,15 +1,18 @@
 """Turn Up the Heat Saturday 9pm: the digit safe (TH r120-r126, A17). A randomiser opens the
-winner's podium, R5,000 to R10,000 (r123-r124); the winner keeps it, or forfeits R2,000 of it to
-try the safe (r125), cracked or not (prizes/games/safe.py refuses what cannot happen: a second
-crack the same night, a podium out of range).
+winner's podium, R5,000 to R10,000 (r123-r124); the winner keeps it, or forfeits R2,000 of it
+(the board's setting `forfeit_cents`) to try the safe (r125), cracked or not
+(prizes/games/safe.py refuses what cannot happen: a second crack the same night, a podium out
+of range).
 
 The safe is the series' progressive (r126): a crack pays its value now (a JACKPOT line, paid
 by conduct from the progressive, which goes back to its R100,000 base); a 9pm draw whose game
 finishes uncracked grows it by R20,000, attempted or not (A17: `after_finish`).
 
-Events of one winner, in order: {"slot": "3"}, then {"safe": "kept" | "cracked" | "not_cracked"}."""
+Events of one winner, in order: {"slot": "3"}, then {"safe": "kept" | "cracked" | "not_cracked"}
+(a try also keeps the forfeit it cost, for its words)."""
 
 from core.errors import DomainError
+from core.formats import rand_cents
 from prizes.conducting import Conducted
 from prizes.conducting.podium_first import blank, declined, events_of, podium_choices, podium_clean, podiums
 from prizes.games import safe
@@ -19,9 +22,15 @@ from prizes.progressives import progressive_grow, progressive_value
 
 OUTCOMES = {
     "kept": "keeps the podium",
-    "cracked": "forfeits R2,000, tries the safe: cracked",
-    "not_cracked": "forfeits R2,000, tries the safe: not cracked",
+    "cracked": "forfeits {forfeit}, tries the safe: cracked",
+    "not_cracked": "forfeits {forfeit}, tries the safe: not cracked",
 }
+
+
+def forfeit_cents(board: PrizeBoard) -> int:
+    """What trying the safe costs: the board's setting (r125: R2,000 by default)."""
+    value = board.setting("forfeit_cents")
+    return safe.FORFEIT_CENTS if value is None else value
 
 
 def event_clean(board: PrizeBoard, raw: dict, pick) -> dict:
@@ -32,7 +41,9 @@ def event_clean(board: PrizeBoard, raw: dict, pick) -> dict:
         raise blank("Choose the podium opened, or whether the winner kept it or tried the safe.")
     if outcome not in OUTCOMES:
         raise DomainError("The winner keeps the podium, or tries the safe: cracked or not.", code="event_unreadable")
-    return {"safe": outcome}
+    if outcome == "kept":
+        return {"safe": outcome}
+    return {"safe": outcome, "forfeit_cents": forfeit_cents(board)}
 
 
 def turn_refusal(events: list[dict], pick) -> str | None:
@@ -70,7 +81,7 @@ def lines(draw, board: PrizeBoard, events: list[dict], winners: list, final: boo
         outcome = decided.get(pick_id, (0, "kept"))[1]
         tried = outcome in ("cracked", "not_cracked")
         attempts.append(safe.Attempt(opened[pick_id].amount_cents, tried=tried, cracked=outcome == "cracked"))
-    played = safe.safe_draw(safe_cents=safe_cents(draw), attempts=attempts)
+    played = safe.safe_draw(safe_cents=safe_cents(draw), attempts=attempts, forfeit_cents=forfeit_cents(board))
     result = {}
     for pick_id, pick_lines in zip(order, played.lines, strict=True):
         slot = opened[pick_id].data["slot"]
@@ -86,7 +97,9 @@ def controls(board: PrizeBoard, events: list[dict]) -> dict:
 
 
 def turn_words(event: dict) -> str:
-    return f"podium {event['slot']}" if "slot" in event else OUTCOMES[event["safe"]]
+    if "slot" in event:
+        return f"podium {event['slot']}"
+    return OUTCOMES[event["safe"]].format(forfeit=rand_cents(event.get("forfeit_cents", safe.FORFEIT_CENTS)))
 
 
 def after_finish(actor, draw, board: PrizeBoard, events: list[dict]) -> None:

@@ -11,6 +11,9 @@ Events, each on its winner's pick:
 The engine wants the whole layout of the 12 boxes: the boxes still closed are filled from what
 is left of 3 of each symbol and 6 blanks (A19), so a box showing more than those is refused.
 A winner whose pick outcome is declined (not on stage) and holds the bonus counts as absent (A19).
+
+The board decides the numbers: its settings `boxes` and `blank_boxes` (r106, A19), and its three
+Bonus slots the bonus game's amounts (r105, r107); a board without such a slot pays the seed's.
 """
 
 from core.errors import DomainError
@@ -24,7 +27,30 @@ from prizes.models import BoardGame, BoardSlot, PrizeBoard
 PODIUM = reveals.SlotGame.PODIUM
 BONUS_WINNERS = 2  # r104
 BLANK = "blank"
-BLANKS = engine.BOXES - BONUS_WINNERS * engine.SYMBOLS_TO_WIN  # A19: 6
+# The board's slots that pay the bonus game (prizes/seed_boards.py names them so).
+BONUS_FIRST = "Bonus: first to all three symbols"  # r105 (and r107: the other declined)
+BONUS_RUNNER_UP = "Bonus: runner-up"  # r105
+BONUS_DECLINED = "Bonus: declined the bonus game"  # r107, A19 (absent)
+
+
+def bonus_amounts(board: PrizeBoard) -> engine.BonusAmounts:
+    """The bonus game's amounts from the board's Bonus slots; the seed's for a slot it lacks."""
+    by_label = {s.label: s.amount_cents for s in board.slots.all() if s.amount_cents is not None}
+    default = engine.BonusAmounts()
+    return engine.BonusAmounts(
+        first=by_label.get(BONUS_FIRST, default.first),
+        runner_up=by_label.get(BONUS_RUNNER_UP, default.runner_up),
+        declined=by_label.get(BONUS_DECLINED, default.declined),
+    )
+
+
+def box_counts(board: PrizeBoard) -> tuple[int, int]:
+    """(boxes, blank boxes) on stage: the board's settings (r106, A19); GameRefused when they
+    cannot hold 3 of each bonus symbol and the blanks."""
+    boxes, blanks = board.setting("boxes"), board.setting("blank_boxes")
+    if refusal := engine.boxes_refusal(boxes=boxes, blank_boxes=blanks):
+        raise GameRefused(f"{refusal} Correct the prize board.")
+    return boxes, blanks
 
 
 def _symbol(text) -> str:
@@ -62,7 +88,8 @@ def event_clean(board: PrizeBoard, raw: dict, pick) -> dict:
             "Choose the podium or bonus the winner's randomiser gave, or the box opened.", code="event_blank"
         )
     if not box_text.isdigit():
-        raise DomainError(f"The boxes are numbered 1 to {engine.BOXES}, not {box_text}.", code="event_unreadable")
+        boxes = board.setting("boxes")
+        raise DomainError(f"The boxes are numbered 1 to {boxes}, not {box_text}.", code="event_unreadable")
     shows = _symbol(raw.get("shows"))
     if not shows:
         raise DomainError(f"Choose what box {box_text} shows: a symbol or blank.", code="event_blank")
@@ -178,28 +205,28 @@ def _randomisers_refusal(board: PrizeBoard, events: list[dict], winners: list) -
     return None
 
 
-def _layout(events: list[dict], symbols: list[str]) -> list[str | None]:
-    """The 12 boxes as far as they are known, the closed ones filled from what is left (A19);
+def _layout(events: list[dict], symbols: list[str], boxes: int, blanks: int) -> list[str | None]:
+    """The boxes as far as they are known, the closed ones filled from what is left (A19);
     GameRefused when an opened box shows what the boxes cannot hide."""
     opened: dict[int, str] = {}
     for event in _boxes(events):
         box, shows = event["box"], event["shows"]
-        if box not in range(1, engine.BOXES + 1) or box in opened:
+        if box not in range(1, boxes + 1) or box in opened:
             continue  # the engine says why (numbered 1 to 12; opened once)
         if shows != BLANK and shows not in symbols:
             hidden = " and ".join(symbols)
             raise GameRefused(f"Box {box} cannot show {shows}: the boxes hide {hidden} symbols and blanks (A19).")
         seen = sum(1 for s in opened.values() if s == shows)
-        most = BLANKS if shows == BLANK else engine.SYMBOLS_TO_WIN
+        most = blanks if shows == BLANK else engine.SYMBOLS_TO_WIN
         if seen >= most:
             what = "blanks" if shows == BLANK else f"{shows} symbols"
             raise GameRefused(f"Box {box} cannot show {shows}: the boxes hide only {most} {what}, all open (A19).")
         opened[box] = shows
-    left: list[str | None] = [None] * (BLANKS - sum(1 for s in opened.values() if s == BLANK))
+    left: list[str | None] = [None] * (blanks - sum(1 for s in opened.values() if s == BLANK))
     for symbol in symbols:
         left += [symbol] * (engine.SYMBOLS_TO_WIN - sum(1 for s in opened.values() if s == symbol))
     layout: list[str | None] = []
-    for box in range(1, engine.BOXES + 1):
+    for box in range(1, boxes + 1):
         shows = opened.get(box)
         layout.append(None if shows == BLANK else shows if box in opened else left.pop())
     return layout
@@ -225,11 +252,13 @@ def lines(draw, board: PrizeBoard, events: list[dict], winners: list, final: boo
         if (held[p.pk] and "slot" in held[p.pk]) or (final and p in left_over and p not in absent_bonus)
     ]
     result = {pick_id: [line] for pick_id, line in reveals.open_slots(slots=slots, picks=picks, game=PODIUM).items()}
-    result.update(_bonus_lines(events, bonus_picks, absent_bonus, final))
+    result.update(_bonus_lines(board, events, bonus_picks, absent_bonus, final))
     return result
 
 
-def _bonus_lines(events: list[dict], bonus_picks: list, absent_bonus: list, final: bool) -> dict[int, list[LineSpec]]:
+def _bonus_lines(
+    board: PrizeBoard, events: list[dict], bonus_picks: list, absent_bonus: list, final: bool
+) -> dict[int, list[LineSpec]]:
     """The two bonus winners' lines (r105, r107) once the game is over; before, only the boxes
     opened so far are checked."""
     symbols = [_randomiser(events, p)["bonus"] for p in bonus_picks]
@@ -246,7 +275,8 @@ def _bonus_lines(events: list[dict], bonus_picks: list, absent_bonus: list, fina
         if final:
             raise GameRefused("The draw has not given both bonus randomisers: record them before Finish (TH r104).")
         return {}
-    layout = _layout(events, [w.symbol for w in players])
+    boxes, blanks = box_counts(board)
+    layout = _layout(events, [w.symbol for w in players], boxes, blanks)
     opened = [(e["k"], e["box"]) for e in _boxes(events)]
     if not final:
         for count, opening in enumerate(opened):
@@ -256,7 +286,9 @@ def _bonus_lines(events: list[dict], bonus_picks: list, absent_bonus: list, fina
                 raise GameRefused(refusal)
         return {}
     by_k = {p.k: p.pk for p in [*bonus_picks, *absent_bonus]}
-    specs = engine.symbol_boxes_lines(winners=players, layout=layout, opened=opened)
+    specs = engine.symbol_boxes_lines(
+        winners=players, layout=layout, opened=opened, boxes=boxes, amounts=bonus_amounts(board)
+    )
     return {by_k[spec.data["pick"]]: [spec] for spec in specs}
 
 
@@ -270,7 +302,7 @@ def controls(board: PrizeBoard, events: list[dict]) -> dict:
         "choices": [label for s in _podium_slots(board) if (label := _podium_label(s)) not in given],
         "bonus_left": len(_bonus_events(events)) < BONUS_WINNERS,
         "symbols": [e["bonus"] for e in _bonus_events(events)],
-        "boxes": [n for n in range(1, engine.BOXES + 1) if n not in opened],
+        "boxes": [n for n in range(1, (board.setting("boxes") or 0) + 1) if n not in opened],
         "boxes_open": bool(opened),
         "bonus_known": len(_bonus_events(events)) == BONUS_WINNERS,
     }

@@ -3,7 +3,8 @@
 
 9pm: five winners (r120) each choose a randomiser that gives a podium of R5,000 to R10,000
 (r123-r124; the board's amounts, inputs here). A winner may forfeit R2,000 of it to try to crack
-the safe (r125); one who cracks it takes podium - R2,000 + the safe's value.
+the safe (r125: the board's setting, `forfeit_cents`, R2,000 by default); one who cracks it takes
+podium - forfeit + the safe's value.
 
 The safe's value (r126: "Base value of R100,000 and increase by R20,000 per cash draw if not
 won"), read as A17: R100,000, plus R20,000 for each Saturday 9pm draw that closes with the safe
@@ -27,7 +28,7 @@ from prizes.lines import GameRefused, LineKind, LineSource, LineSpec
 
 SAFE_BASE_CENTS = 10_000_000  # r126: R100,000
 SAFE_INCREMENT_CENTS = 2_000_000  # r126: R20,000 (A17: per 9pm draw closing uncracked)
-FORFEIT_CENTS = 200_000  # r125: R2,000
+FORFEIT_CENTS = 200_000  # r125: R2,000, the board's default
 PODIUM_MIN_CENTS = 500_000  # r124: R5,000
 PODIUM_MAX_CENTS = 1_000_000  # r124: R10,000
 NINE_PM_WINNERS = 5  # r120
@@ -66,7 +67,7 @@ def safe_value(*, closed: Sequence[NinePm]) -> int:
     return value
 
 
-def attempt_refusal(*, attempts: Sequence[Attempt], attempt: Attempt) -> str | None:
+def attempt_refusal(*, attempts: Sequence[Attempt], attempt: Attempt, forfeit_cents: int = FORFEIT_CENTS) -> str | None:
     """Why `attempt` cannot follow the draw's `attempts` so far, or None (the stage page and
     `safe_draw` ask the same)."""
     if len(attempts) >= NINE_PM_WINNERS:
@@ -77,7 +78,12 @@ def attempt_refusal(*, attempts: Sequence[Attempt], attempt: Attempt) -> str | N
             f"not {rand_cents(attempt.podium_cents)}."
         )
     if attempt.cracked and not attempt.tried:
-        return f"Only a winner who forfeits {rand_cents(FORFEIT_CENTS)} to try the safe can crack it."
+        return f"Only a winner who forfeits {rand_cents(forfeit_cents)} to try the safe can crack it."
+    if attempt.tried and forfeit_cents > attempt.podium_cents:
+        return (
+            f"Trying the safe forfeits {rand_cents(forfeit_cents)}, more than the podium's "
+            f"{rand_cents(attempt.podium_cents)}: check the board's forfeit."
+        )
     if attempt.tried:
         for position, earlier in enumerate(attempts, start=1):
             if earlier.cracked:
@@ -88,13 +94,14 @@ def attempt_refusal(*, attempts: Sequence[Attempt], attempt: Attempt) -> str | N
     return None
 
 
-def safe_draw(*, safe_cents: int, attempts: Sequence[Attempt]) -> NinePmOutcome:
-    """The 9pm draw's lines for the winners who have played so far, and the safe after it."""
+def safe_draw(*, safe_cents: int, attempts: Sequence[Attempt], forfeit_cents: int = FORFEIT_CENTS) -> NinePmOutcome:
+    """The 9pm draw's lines for the winners who have played so far, and the safe after it;
+    `forfeit_cents` is what trying the safe costs (the board's setting, r125)."""
     lines = []
     for count, attempt in enumerate(attempts):
-        if refusal := attempt_refusal(attempts=attempts[:count], attempt=attempt):
+        if refusal := attempt_refusal(attempts=attempts[:count], attempt=attempt, forfeit_cents=forfeit_cents):
             raise GameRefused(refusal)
-        lines.append(tuple(_attempt_lines(attempt, safe_cents)))
+        lines.append(tuple(_attempt_lines(attempt, safe_cents, forfeit_cents)))
     cracked = any(attempt.cracked for attempt in attempts)
     after = SAFE_BASE_CENTS if cracked else safe_cents + SAFE_INCREMENT_CENTS
     return NinePmOutcome(tuple(lines), cracked=cracked, next_safe_cents=after)
@@ -122,14 +129,15 @@ def share_out_lines(*, closed: Sequence[NinePm], on: dt.date, includes_last_incr
     return lines
 
 
-def _attempt_lines(attempt: Attempt, safe_cents: int) -> list[LineSpec]:
+def _attempt_lines(attempt: Attempt, safe_cents: int, forfeit_cents: int) -> list[LineSpec]:
     podium = attempt.podium_cents
     data = {"game": "safe", "podium_cents": podium, "tried": attempt.tried, "cracked": attempt.cracked}
     if not attempt.tried:
         words = f"9pm podium: {rand_cents(podium)}, no safe attempt"
         return [LineSpec(LineKind.CASH, podium, LineSource.BOARD, words, data)]
-    kept = podium - FORFEIT_CENTS
-    words = f"9pm podium {rand_cents(podium)} less {rand_cents(FORFEIT_CENTS)} to try the safe: {rand_cents(kept)}"
+    data["forfeit_cents"] = forfeit_cents
+    kept = podium - forfeit_cents
+    words = f"9pm podium {rand_cents(podium)} less {rand_cents(forfeit_cents)} to try the safe: {rand_cents(kept)}"
     if not attempt.cracked:
         return [LineSpec(LineKind.CASH, kept, LineSource.GAME, f"{words}, not cracked", data)]
     safe_words = f"Safe cracked: {rand_cents(safe_cents)}"

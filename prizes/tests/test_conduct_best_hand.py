@@ -8,7 +8,7 @@ from core.roles import PROMOTIONS_MANAGER
 from draws.tests.builders import MANAGER
 from prizes.conduct import game_event_record, game_finish
 from prizes.models import BoardGame, GamePlay, PrizeLine
-from prizes.services import SlotDef
+from prizes.services import SlotDef, board_create, board_save
 from prizes.tests.test_conduct import draw_of, lines_of, on_stage  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -17,8 +17,19 @@ pytestmark = pytest.mark.django_db
 PLACES = [SlotDef(f"Place {n}", cents) for n, cents in enumerate((1_000_000, 500_000, 300_000, 200_000, 100_000), 1)]
 
 
-def best_hand(winners: int, **kwargs):
-    return draw_of(winners, BoardGame.BEST_HAND, PLACES, settings={"split_ties": True}, **kwargs)
+FULL_PACK = [f"{rank}{suit}" for suit in "shdc" for rank in ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5")]
+
+
+def deck_of(cards: str) -> str:
+    """A 25-card deck (A9: a required setting) holding `cards`, made up from the pack."""
+    chosen = cards.split()
+    return " ".join(chosen + [c for c in FULL_PACK if c not in chosen][: 25 - len(chosen)])
+
+
+def best_hand(winners: int, cards: str, **kwargs):
+    """A started draw whose board deals from a deck holding `cards`."""
+    settings = {"split_ties": True, "deck": deck_of(cards)}
+    return draw_of(winners, BoardGame.BEST_HAND, PLACES, settings=settings, **kwargs)
 
 
 def deal(pick, cards: str):
@@ -32,7 +43,7 @@ def community(pick, cards: str):
 def test_example_12_quads_then_full_house_two_pair_and_the_kickers_decide(reference_data):
     """§5 #12: community Ks Kh; A Kd Kc 3h, B Qh Qd Qc, C Js 10s 9s, D 4h 4d 7c, E Ah Qs 2c ->
     order A (quads), B, D, E (KK+A), C (KK+J)."""
-    _draw, (a, b, c, d, e) = best_hand(5)
+    _draw, (a, b, c, d, e) = best_hand(5, "Ks Kh Kd Kc 3h Qh Qd Qc Js 10s 9s 4h 4d 7c Ah Qs 2c")
     community(c, "Ks Kh")  # the game's cards, recorded with any winner's pick
     for pick, cards in ((a, "Kd Kc 3h"), (b, "Qh Qd Qc"), (c, "Js 10s 9s"), (d, "4h 4d 7c"), (e, "Ah Qs 2c")):
         deal(pick, cards)
@@ -45,7 +56,7 @@ def test_example_12_quads_then_full_house_two_pair_and_the_kickers_decide(refere
 
 def test_example_13_a_low_straight_beats_three_of_a_kind(reference_data):
     """§5 #13: community Ac 2d: 3h 4s 5c (A-5 straight, the ace low) vs 7s 7h 7d."""
-    _draw, (first, second) = best_hand(2)
+    _draw, (first, second) = best_hand(2, "7s 7h 7d 3h 4s 5c Ac 2d")
     deal(first, "7s 7h 7d")
     deal(second, "3h 4s 5c")
     with pytest.raises(DomainError, match=r"Record the two community cards first \(FL r83\)"):
@@ -59,7 +70,7 @@ def test_example_13_a_low_straight_beats_three_of_a_kind(reference_data):
 
 def test_equal_hands_share_their_places_prizes(reference_data):
     """A9: suits never rank; equal hands split the prizes of the places they occupy."""
-    _draw, (first, second) = best_hand(2)
+    _draw, (first, second) = best_hand(2, "Ah Kd 2c 3d 7h 2d 3c 7s")
     community(first, "Ah Kd")
     deal(first, "2c 3d 7h")
     deal(second, "2d 3c 7s")
@@ -69,7 +80,7 @@ def test_equal_hands_share_their_places_prizes(reference_data):
 
 
 def test_impossible_cards_are_refused_in_words(reference_data):
-    draw, (first, second) = best_hand(2)
+    draw, (first, second) = best_hand(2, "Ks Kh 3d 4d 2c 5c 6d 7d")
     community(first, "Ks Kh")
     with pytest.raises(DomainError, match="The community cards are already recorded"):
         community(second, "Qs Qh")
@@ -91,11 +102,25 @@ def test_a_deck_set_on_the_board_refuses_a_card_outside_it(reference_data):
     _draw, (first,) = draw_of(1, BoardGame.BEST_HAND, PLACES, settings={"split_ties": True, "deck": deck})
     with pytest.raises(DomainError, match="2c is not in the Best Hand deck of 25 cards"):
         deal(first, "2c Ad Kd")
+    with pytest.raises(DomainError, match="2h is not in the Best Hand deck of 25 cards"):
+        community(first, "2h 8s")  # the community cards too
     deal(first, "9c Ad Kd")
+    community(first, "8s As")
+
+
+def test_the_board_refuses_a_deck_that_is_not_25_cards_once_each(reference_data):
+    """The service refuses what the page refuses: a deck the conductor could not deal from."""
+    from promotions.tests.factories import make_series
+
+    board = board_create(actor=MANAGER, series=make_series(), game=BoardGame.BEST_HAND, slots=PLACES)
+    with pytest.raises(DomainError, match=r"The Best Hand deck has 26 cards; FL rule 84 deals from 25\."):
+        board_save(actor=MANAGER, board_id=board.pk, slots={}, settings={"deck": deck_of("As") + " 2c"})
+    with pytest.raises(DomainError, match="The Best Hand deck has a card that cannot be read"):
+        board_save(actor=MANAGER, board_id=board.pk, slots={}, settings={"deck": deck_of("As").replace("As", "Ax")})
 
 
 def test_the_conductor_deals_from_the_run_page(reference_data, client_for):
-    draw, (first, second) = best_hand(2)
+    draw, (first, second) = best_hand(2, "Ac 2d 7s 7h 7d 3h 4s 5c")
     client = client_for(PROMOTIONS_MANAGER)
     page = client.get(f"/draws/{draw.pk}/").content.decode()
     assert 'id="community-cards"' in page and f'id="cards-{second.k}"' in page

@@ -65,6 +65,17 @@ def test_examples_6_to_9_keep_forfeit_the_progressive_and_the_bonus_reveal(refer
     assert PrizeLine.objects.get(pick=w4).words == (
         "Roll into Riches: forfeited R 6,000.00, rolled 6, reveal 20, the Bonus Reveal: R 25,000.00"
     )
+    # The jackpot's line says what happened on stage, then the jackpot that paid it.
+    jackpot = PrizeLine.objects.get(pick=w3)
+    assert jackpot.words == (
+        "Roll into Riches: forfeited R 5,000.00, rolled 6, reveal 19, the progressive jackpot: R 20,000.00; "
+        "paid from R20,000 progressive reveal: R 20,000.00"
+    )
+    assert (jackpot.data["die"], jackpot.data["reveal"], jackpot.data["progressive"]) == (
+        6,
+        19,
+        "fl-progressive-reveal",
+    )
     assert progressive.entries.filter(kind="won", pick=w3).exists()
     assert progressive_value(progressive) == 2_000_000  # reset to base after the win (A11)
 

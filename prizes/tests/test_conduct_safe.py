@@ -12,8 +12,9 @@ from core.errors import DomainError
 from draws.engine import draw_start
 from draws.tests.builders import MANAGER, SAST, closed_draw
 from members.models import Member
+from prizes import services
 from prizes.conduct import game_event_record, game_finish
-from prizes.models import BoardGame, PrizeLine, Progressive
+from prizes.models import BoardGame, GamePlay, PrizeLine, Progressive
 from prizes.progressives import progressive_value
 from prizes.services import SlotDef, board_create
 from prizes.tests.conftest import record_next_winner
@@ -63,7 +64,7 @@ def play(pick, *events: dict):
         game_event_record(actor=MANAGER, pick_id=pick.pk, event=event)
 
 
-def test_example_16_two_uncracked_nights_then_a_crack_pays_r140000_and_resets(nine_pm):
+def test_example_16_two_uncracked_nights_then_a_crack_pays_r140000_and_resets(nine_pm, client_for):
     """§5 #16: 2 uncracked before -> safe R140,000; podium R8,000; cracks; app + pT:
     R6,000 + R140,000 + R500 + +Play R500; safe -> R100,000."""
     series, progressive = nine_pm
@@ -90,6 +91,14 @@ def test_example_16_two_uncracked_nights_then_a_crack_pays_r140000_and_resets(ni
         ("play", 50_000, "add_on"),
     ]
     assert lines_of(w1) == [("cash", 1_000_000, "board")]
+    # The jackpot's line keeps what happened on stage before the jackpot that paid it.
+    jackpot = PrizeLine.objects.get(pick=w2, source="jackpot")
+    assert jackpot.words == "Safe cracked: R 140,000.00; paid from Digit safe: R 140,000.00"
+    assert (jackpot.data["cracked"], jackpot.data["progressive"]) == (True, "th-safe")
+    from core.roles import AUDITOR
+
+    record = client_for(AUDITOR).get(f"/prizes/draws/{_draw.pk}/").content.decode()  # the prize record page
+    assert "Safe cracked: R 140,000.00; paid from Digit safe: R 140,000.00" in record
     assert progressive_value(progressive) == 10_000_000  # back to base after the crack
     assert not progressive.entries.filter(kind="grow", draw=_draw).exists()  # a cracked night does not grow
 
@@ -136,7 +145,7 @@ def test_the_conductor_plays_the_safe_from_the_run_page(nine_pm, client_for):
         url = f"/prizes/draws/{draw.pk}/game/event/"
         client.post(url, {"pick": w1.pk, "slot": "4"})
         page = client.post(url, {"pick": w1.pk, "safe": "not_cracked"}, follow=True).content.decode()
-        assert "Podium 4; forfeits R2,000, tries the safe: not cracked" in page
+        assert "Podium 4; forfeits R 2,000.00, tries the safe: not cracked" in page
         client.post(url, {"pick": w2.pk, "slot": "2"})
         client.post(url, {"pick": w2.pk, "safe": "kept"})
         page = client.post(f"/prizes/draws/{draw.pk}/game/finish/", {"pick": w1.pk}, follow=True).content.decode()
@@ -146,3 +155,39 @@ def test_the_conductor_plays_the_safe_from_the_run_page(nine_pm, client_for):
     assert lines_of(w1) == [("cash", 700_000, "game")]
     assert PrizeLine.objects.get(pick=w1).words.endswith("R 7,000.00, not cracked")
     assert progressive_value(progressive) == 12_000_000
+
+
+def test_the_forfeit_is_the_boards_setting(nine_pm):
+    """r125's R2,000 is the board's default: a manager's R3,000 is what a try costs (words too)."""
+    series, _ = nine_pm
+    board = series.prize_boards.get()
+    services.board_save(actor=MANAGER, board_id=board.pk, slots={}, settings={"forfeit_cents": 300_000})
+    travel, _draw, (w1, w2) = on_stage(series, SATURDAYS[0])
+    try:
+        play(w1, {"slot": "3"}, {"safe": "not_cracked"})  # R8,000
+        play(w2, {"slot": "1"}, {"safe": "kept"})
+        game_finish(actor=MANAGER, pick_id=w1.pk)
+    finally:
+        travel.stop()
+    assert lines_of(w1) == [("cash", 500_000, "game")]  # R8,000 - R3,000
+    line = PrizeLine.objects.get(pick=w1)
+    assert line.words == "9pm podium R 8,000.00 less R 3,000.00 to try the safe: R 5,000.00, not cracked"
+    assert line.data["forfeit_cents"] == 300_000
+    assert lines_of(w2) == [("cash", 500_000, "board")]
+
+
+def test_a_forfeit_above_the_podium_is_refused(nine_pm):
+    """A forfeit set above the podium opened cannot be taken from it: refused before it is kept."""
+    series, _ = nine_pm
+    board = series.prize_boards.get()
+    services.board_save(actor=MANAGER, board_id=board.pk, slots={}, settings={"forfeit_cents": 600_001})
+    travel, draw, (w1, w2) = on_stage(series, SATURDAYS[0])
+    try:
+        play(w1, {"slot": "2"})  # R6,000
+        with pytest.raises(DomainError, match=r"forfeits R 6,000.01, more than the podium's R 6,000.00"):
+            play(w1, {"safe": "cracked"})
+        play(w2, {"slot": "3"}, {"safe": "not_cracked"})  # R8,000: the forfeit fits
+    finally:
+        travel.stop()
+    forfeits = [e.get("forfeit_cents") for e in GamePlay.objects.get(draw=draw).events]
+    assert forfeits == [None, None, 600_001]

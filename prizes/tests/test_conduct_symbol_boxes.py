@@ -14,7 +14,8 @@ from draws.engine import pick_outcome_record
 from draws.models import DrawPick, PickOutcome
 from draws.tests.builders import MANAGER as MANAGER_ACTOR
 from prizes.conduct import game_event_record, game_finish
-from prizes.models import BoardGame, PrizeLine
+from prizes.conducting.symbol_boxes import BONUS_DECLINED, BONUS_FIRST, BONUS_RUNNER_UP
+from prizes.models import BoardGame, GamePlay, PrizeLine
 from prizes.services import SlotDef
 from prizes.tests.test_conduct import LAST_THURSDAY, draw_of, lines_of
 from proxies.tests.factories import decline_on_record
@@ -188,3 +189,59 @@ def test_once_every_podium_is_given_the_run_page_offers_only_the_bonus(reference
     page = client.get(f"/draws/{draw.pk}/").content.decode()
     assert f'id="podium-record-{picks[4].k}"' not in page and f'id="podium-{picks[5].k}"' not in page
     assert f'id="bonus-record-{picks[4].k}"' in page and f'id="bonus-record-{picks[5].k}"' in page
+
+
+def test_the_bonus_amounts_are_the_boards_slots(reference_data):
+    """r105/r107's amounts are the board's Bonus slots: a manager's R12,000 / R8,000 are paid."""
+    board = [*BOARD[:4], SlotDef(BONUS_FIRST, 1_200_000), SlotDef(BONUS_RUNNER_UP, 800_000), BOARD[6]]
+    _draw, picks = draw_of(6, BoardGame.SYMBOL_BOXES, board)
+    for pick, podium in zip(picks[:4], "1234", strict=True):
+        record(pick, slot=podium)
+    x, y = picks[4], picks[5]
+    record(x, bonus="Flame")
+    record(y, bonus="Star")
+    open_boxes(x, y, "Star", "Flame", "blank", "Star", "Star")
+    game_finish(actor=MANAGER_ACTOR, pick_id=x.pk)
+    assert (lines_of(y), lines_of(x)) == ([("cash", 1_200_000, "game")], [("cash", 800_000, "game")])
+    assert PrizeLine.objects.get(pick=y).words == "Bonus boxes: first to all three Star symbols, R 12,000.00"
+
+
+def test_a_declined_bonus_pays_the_boards_declined_slot_and_the_other_its_first(reference_data):
+    board = [*BOARD[:4], SlotDef(BONUS_FIRST, 1_100_000), BOARD[5], SlotDef(BONUS_DECLINED, 450_000)]
+    _draw, picks = draw_of(6, BoardGame.SYMBOL_BOXES, board)
+    for pick, podium in zip(picks[:4], "1234", strict=True):
+        record(pick, slot=podium)
+    record(picks[4], bonus="Flame")
+    record(picks[5], bonus="Star")
+    record(picks[5], declines="1")
+    game_finish(actor=MANAGER_ACTOR, pick_id=picks[4].pk)
+    assert (lines_of(picks[4]), lines_of(picks[5])) == ([("cash", 1_100_000, "game")], [("cash", 450_000, "game")])
+
+
+def test_the_boards_boxes_and_blanks_are_the_stages(reference_data):
+    """r106's 12 boxes and A19's 6 blanks are settings: with 14 boxes (8 blank), box 14 opens and
+    an eighth blank may show; box 15 does not exist."""
+    draw, picks = draw_of(6, BoardGame.SYMBOL_BOXES, BOARD, settings={"boxes": 14, "blank_boxes": 8})
+    for pick, podium in zip(picks[:4], "1234", strict=True):
+        record(pick, slot=podium)
+    x, y = picks[4], picks[5]
+    record(x, bonus="Flame")
+    record(y, bonus="Star")
+    with pytest.raises(DomainError, match="The boxes are numbered 1 to 14, not 15"):
+        record(x, box="15", shows="blank")
+    for n in range(1, 8):  # 7 blanks, alternately: more than 12 boxes' 6
+        record(x if n % 2 else y, box=str(n + 6), shows="blank")
+    record(y, box="14", shows="blank")  # the eighth
+    with pytest.raises(DomainError, match="the boxes hide only 8 blanks, all open"):
+        record(x, box="1", shows="blank")
+    assert GamePlay.objects.get(draw=draw).events[-1]["box"] == 14
+
+
+def test_boxes_and_blanks_that_cannot_be_laid_out_are_refused_on_stage(reference_data):
+    """A board saved around the page's check (12 boxes, 7 blanks) is refused in words, not played."""
+    _draw, picks = draw_of(6, BoardGame.SYMBOL_BOXES, BOARD, settings={"boxes": 12, "blank_boxes": 7})
+    for pick, podium in zip(picks[:4], "1234", strict=True):
+        record(pick, slot=podium)
+    record(picks[4], bonus="Flame")
+    with pytest.raises(DomainError, match=r"7 blank boxes make 13 boxes, not 12\. Correct the prize board"):
+        record(picks[5], bonus="Star")

@@ -159,3 +159,22 @@ def test_a_pot_that_does_not_split_into_whole_cents_gives_the_spare_cents_to_the
     monkeypatch.setattr("prizes.games.safe.SAFE_BASE_CENTS", 10_000_003)
     lines = share_out_lines(closed=[], on=DEC_20)
     assert [line.amount_cents for line in lines] == [2_000_001] * 3 + [2_000_000] * 2
+
+
+@pytest.mark.parametrize(("forfeit", "kept"), [(0, 600_000), (300_000, 300_000), (600_000, 0)])
+def test_the_forfeit_is_the_boards_from_nothing_to_the_whole_podium(forfeit, kept):
+    """r125's R2,000 is a default: the board's forfeit is what a try costs, up to the podium."""
+    (lines,) = safe_draw(safe_cents=12_000_000, attempts=[Attempt(600_000, tried=True)], forfeit_cents=forfeit).lines
+    assert [line.amount_cents for line in lines] == [kept]
+    assert lines[0].data["forfeit_cents"] == forfeit
+
+
+def test_a_forfeit_above_the_podium_is_refused():
+    attempt = Attempt(600_000, tried=True)
+    refusal = attempt_refusal(attempts=[], attempt=attempt, forfeit_cents=600_001)
+    assert (
+        refusal == "Trying the safe forfeits R 6,000.01, more than the podium's R 6,000.00: check the board's forfeit."
+    )
+    assert attempt_refusal(attempts=[], attempt=Attempt(600_000), forfeit_cents=600_001) is None  # kept: no forfeit
+    with pytest.raises(GameRefused, match="more than the podium's"):
+        safe_draw(safe_cents=12_000_000, attempts=[attempt], forfeit_cents=600_001)

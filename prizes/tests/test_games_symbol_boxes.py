@@ -6,8 +6,11 @@ R7,500", r106 "12 boxes", r107 declines: R5,000 / R10,000, both R5,000 each; A19
 
 import pytest
 
+from core.formats import rand_cents
 from prizes.games.symbol_boxes import (
+    BonusAmounts,
     BonusWinner,
+    boxes_refusal,
     layout_refusal,
     next_opener,
     opening_refusal,
@@ -141,3 +144,43 @@ def test_the_layout_is_12_boxes_with_3_of_each_symbol(layout, message):
 
 def test_the_two_bonus_winners_have_different_symbols():
     assert layout_refusal(layout=LAYOUT, symbols=[F, F]) == "The two bonus podiums need different symbols."
+
+
+BOARD_AMOUNTS = BonusAmounts(first=1_200_000, runner_up=800_000, declined=600_000)
+
+
+@pytest.mark.parametrize(
+    ("x", "y", "opened", "expected"),
+    [
+        (X, Y, [(2, 1), (5, 2), (2, 4), (5, 5), (2, 9)], [1_200_000, 800_000]),  # X completes first (r105)
+        (BonusWinner(2, F, declined=True), Y, [], [600_000, 1_200_000]),  # r107: declined / the other
+        (BonusWinner(2, F, declined=True), BonusWinner(5, C, declined=True), [], [600_000, 600_000]),
+        (BonusWinner(2, F, absent=True), Y, [], [600_000, 1_200_000]),  # A19: absent as declined
+    ],
+)
+def test_the_amounts_are_the_boards(x, y, opened, expected):
+    """The board's Bonus slots pay the game, each rule of r105 and r107 with its slot."""
+    lines = symbol_boxes_lines(winners=[x, y], layout=LAYOUT, opened=opened, amounts=BOARD_AMOUNTS)
+    assert [line.amount_cents for line in lines] == expected
+    assert all(line.words.endswith(rand_cents(amount)) for line, amount in zip(lines, expected, strict=True))
+
+
+def test_the_seeds_amounts_are_the_defaults():
+    assert BonusAmounts() == BonusAmounts(first=1_000_000, runner_up=750_000, declined=500_000)  # r105, r107
+
+
+@pytest.mark.parametrize(
+    ("boxes", "blanks", "refused"), [(12, 6, False), (14, 8, False), (6, 0, False), (13, 6, True), (12, 7, True)]
+)
+def test_the_boxes_hide_three_of_each_symbol_and_the_blanks(boxes, blanks, refused):
+    assert (boxes_refusal(boxes=boxes, blank_boxes=blanks) is not None) == refused
+
+
+def test_a_board_of_14_boxes_numbers_them_to_14():
+    layout = [*LAYOUT, None, None]
+    lines = symbol_boxes_lines(winners=[X, Y], layout=layout, opened=[(2, 13), (5, 1), (2, 4), (5, 9)], boxes=14)
+    assert [line.amount_cents for line in lines] == [1_000_000, 750_000]
+    refusal = opening_refusal(winners=[X, Y], layout=layout, opened=[], opening=(2, 15))
+    assert refusal == "The boxes are numbered 1 to 14, not 15."
+    with pytest.raises(ValueError, match="There are 12 boxes on stage"):
+        symbol_boxes_lines(winners=[X, Y], layout=layout, opened=[], boxes=12)

@@ -148,3 +148,77 @@ def test_the_series_page_links_to_its_boards(client_for, podiums):
         reverse("promotions:detail", kwargs={"promotion_id": podiums.series.promotion_id})
     )
     assert reverse("prizes:series_boards", kwargs={"series_id": podiums.series_id}) in page.content.decode()
+
+
+DECK = "As Ks Qs Js 10s Ah Kh Qh Jh 10h Ad Kd Qd Jd 10d Ac Kc Qc Jc 10c 9s 9h 9d 9c 8s"
+
+
+def make_board(game: str, slots: list[SlotDef], **kwargs):
+    from promotions.tests.factories import make_series
+
+    return board_create(actor=MANAGER, series=make_series(), game=game, slots=slots, **kwargs)
+
+
+def board_post(client, board, **settings):
+    data = {f"slot_{slot.pk}_amount": str(slot.amount_cents // 100) for slot in board.slots.all()}
+    data |= {f"slot_{slot.pk}_kind": "cash" for slot in board.slots.all()}
+    data |= {f"setting_{key}": value for key, value in settings.items()}
+    return client.post(reverse("prizes:board", kwargs={"board_id": board.pk}), data, follow=True)
+
+
+def test_the_best_hand_deck_is_typed_as_cards_checked_saved_and_audited(manager, reference_data):
+    """A9: the deck is plain text on the board page, refused with the engine's words, kept as
+    the engine writes the cards."""
+    from core.models import AuditEvent
+
+    board = make_board(BoardGame.BEST_HAND, [SlotDef("Place 1", 500_000)], settings={"split_ties": True})
+    url = reverse("prizes:board", kwargs={"board_id": board.pk})
+    page = manager.get(url).content.decode()
+    assert "Still to set before a draw can start:</strong> the 25 cards of the Best Hand deck" in page
+    assert 'name="setting_deck"' in page and "FL rule 84 deals each winner three cards" in page
+    page = board_post(manager, board, split_ties="on", deck=DECK.rsplit(" ", 1)[0]).content.decode()
+    assert "The Best Hand deck has 24 cards; FL rule 84 deals from 25." in page
+    page = board_post(manager, board, split_ties="on", deck=DECK.replace("8s", "Ks")).content.decode()
+    assert "The Best Hand deck has Ks more than once" in page
+    board.refresh_from_db()
+    assert board.setting("deck") is None
+    typed = DECK.upper().replace(" ", ", ", 3)  # as a clerk may type it: capitals, some commas
+    page = board_post(manager, board, split_ties="on", deck=typed).content.decode()
+    assert "saved" in page and "Still to set" not in page
+    board.refresh_from_db()
+    assert board.setting("deck") == DECK
+    saved = AuditEvent.objects.filter(action="prize.board_saved").last()
+    assert saved.data["changes"]["deck"] == [None, DECK]
+
+
+def test_an_auditor_reads_the_games_settings(auditor, reference_data):
+    board = make_board(BoardGame.BEST_HAND, [SlotDef("Place 1", 500_000)], settings={"split_ties": True, "deck": DECK})
+    page = auditor.get(reverse("prizes:board", kwargs={"board_id": board.pk})).content.decode()
+    assert "board-form" not in page and 'id="board-settings"' in page
+    assert "The 25 cards of the Best Hand deck" in page and DECK in page and "FL rule 84" in page
+    blank = make_board(BoardGame.BEST_HAND, [SlotDef("Place 1", 500_000)])
+    page = auditor.get(reverse("prizes:board", kwargs={"board_id": blank.pk})).content.decode()
+    assert "Not set" in page
+
+
+def test_the_safes_forfeit_is_a_rand_amount_on_the_board(manager, reference_data):
+    board = make_board(BoardGame.SAFE, [SlotDef("Podium 1", 500_000)])
+    page = manager.get(reverse("prizes:board", kwargs={"board_id": board.pk})).content.decode()
+    assert 'name="setting_forfeit_cents" value="2000.00"' in page and "TH rule 125" in page
+    assert "saved" in board_post(manager, board, forfeit_cents="R 3,000").content.decode()
+    board.refresh_from_db()
+    assert board.setting("forfeit_cents") == 300_000
+    board_post(manager, board, forfeit_cents="")  # emptied: back to r125's R2,000
+    board.refresh_from_db()
+    assert board.setting("forfeit_cents") == 200_000
+
+
+def test_the_symbol_boxes_and_blanks_must_fit_three_of_each_symbol(manager, reference_data):
+    board = make_board(BoardGame.SYMBOL_BOXES, [SlotDef("Podium 1", 500_000)], settings={"boxes": 12})
+    page = board_post(manager, board, boxes="14", blank_boxes="6").content.decode()
+    assert "6 blank boxes make 12 boxes, not 14" in page
+    board.refresh_from_db()
+    assert board.setting("boxes") == 12
+    assert "saved" in board_post(manager, board, boxes="14", blank_boxes="8").content.decode()
+    board.refresh_from_db()
+    assert (board.setting("boxes"), board.setting("blank_boxes")) == (14, 8)

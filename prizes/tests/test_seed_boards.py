@@ -7,6 +7,9 @@ import pytest
 
 from core.audit import Actor
 from draws.seeds import load_seed_promotions
+from prizes.boards import missing_settings_of
+from prizes.conducting.symbol_boxes import bonus_amounts
+from prizes.games.symbol_boxes import BonusAmounts
 from prizes.models import BoardGame, PrizeBoard
 from prizes.seed_boards import load_seed_boards
 
@@ -85,6 +88,14 @@ def test_roulette_bets_are_r93_r94_and_the_multipliers_are_required(boards):
     assert roulette.setting("multiplier_17") is None  # A10: cfg
 
 
+def test_fast_lane_best_hand_waits_for_its_places_and_its_deck(boards):
+    """A9: the 25-card deck is not in the seed: a required setting, named with the places."""
+    best = board("grc-fast-lane-to-fortune", "sat-cash-1500")
+    assert (best.game, amounts(best), best.setting("split_ties")) == (BoardGame.BEST_HAND, [None] * 5, True)
+    assert best.setting("deck") is None
+    assert missing_settings_of(best)[-1] == "the 25 cards of the Best Hand deck"
+
+
 def test_daytime_playtime_pays_r3000_r2000_r1000(boards):
     assert amounts(board("emnotweni-daytime-playtime", "wed-1400-manual")) == [300_000, 200_000, 100_000]  # r10.1
 
@@ -95,6 +106,8 @@ def test_turn_up_the_heat_boards(boards):
     assert board("grc-turn-up-the-heat", "thu-queen-cash").total_cents == 4_000_000  # R40,000, r56
     boxes = board("grc-turn-up-the-heat", "sat-cash-1500")
     assert amounts(boxes) == [None] * 4 + [1_000_000, 750_000, 500_000]  # r105, r107
+    assert bonus_amounts(boxes) == BonusAmounts(first=1_000_000, runner_up=750_000, declined=500_000)
+    assert (boxes.setting("boxes"), boxes.setting("blank_boxes")) == (12, 6)  # r106, A19
     assert board("grc-turn-up-the-heat", "sat-car-final").slots.first().amount_cents == 38_000_000  # r87
 
 

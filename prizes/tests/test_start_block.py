@@ -17,6 +17,7 @@ from draws.tests.builders import MANAGER, add_entries, sast
 from prizes.boards import board_missing_settings
 from prizes.models import BoardSlot, PrizeBoard
 from prizes.seed_boards import load_seed_boards
+from prizes.services import board_save
 
 pytestmark = pytest.mark.django_db
 
@@ -46,6 +47,25 @@ def test_a_fast_lane_thursday_jack_draw_waits_for_its_podiums(seed):
         assert Draw.objects.get(pk=draw.pk).status == DrawStatus.CLOSED
 
         fill(PrizeBoard.objects.get(series=draw.series), 400_000)  # 5 x R4,000 = R20,000 (r41)
+        assert board_missing_settings(draw) == []
+        assert draw_start(actor=MANAGER, draw_id=draw.pk, witness_name="T. Nkosi")
+
+
+def test_a_fast_lane_best_hand_draw_waits_for_its_deck_as_for_its_places(seed):
+    """A9: the 25-card deck is a required setting: with every place set, a blank deck still
+    blocks Start, in words; set, the draw starts."""
+    draw = frozen(seed(grc_fast_lane_to_fortune)("sat-cash-1500", 2026, 7, 4, 15, 0))
+    load_seed_boards(actor=MANAGER)
+    board = PrizeBoard.objects.get(series=draw.series)
+    fill(board, 200_000)
+    assert board_missing_settings(draw) == [
+        "Prize board of Saturday 3pm Cash draw (Best Hand wins): set the 25 cards of the Best Hand deck."
+    ]
+    with time_machine.travel(sast(2026, 7, 4, 15, 1), tick=False):
+        with pytest.raises(DomainError, match=r"cannot start until its prizes are set: .* the 25 cards of the Best"):
+            draw_start(actor=MANAGER, draw_id=draw.pk, witness_name="T. Nkosi")
+        deck = "As Ks Qs Js 10s Ah Kh Qh Jh 10h Ad Kd Qd Jd 10d Ac Kc Qc Jc 10c 9s 9h 9d 9c 8s"
+        board_save(actor=MANAGER, board_id=board.pk, slots={}, settings={"deck": deck})
         assert board_missing_settings(draw) == []
         assert draw_start(actor=MANAGER, draw_id=draw.pk, witness_name="T. Nkosi")
 
