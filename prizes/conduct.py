@@ -50,12 +50,22 @@ def play_lines(
         raise GameRefused(f"{board.get_game_display()} is not conducted from this page yet.")
     lines = game.lines(draw, board, events, winners, final)
     extra = [s for s in board.slots.all() if s.every_winner]  # e.g. RF r34.1 entries for every winner
-    for pick_lines in lines.values():
+    qualifiers = car_draw_qualifiers(board, winners)
+    for pick, pick_lines in lines.items():
         pick_lines.extend(
             LineSpec(LineKind(s.kind), slot_amount(s), LineSource.BOARD, s.value_words(), {"slot": s.label})
             for s in extra
+            if s.kind != LineKind.PLACE or qualifiers is None or pick in qualifiers
         )
     return lines
+
+
+def car_draw_qualifiers(board: PrizeBoard, winners: list[DrawPick]) -> set[int] | None:
+    """The picks whose every-winner place the board gives: with the setting "car_draw_qualifiers"
+    (TH r69, A20), the first N winners in pick order; None: every winner."""
+    if "car_draw_qualifiers" not in board.settings:
+        return None
+    return {pick.pk for pick in winners[: board.setting("car_draw_qualifiers") or 0]}
 
 
 def board_winners(draw: Draw, board: PrizeBoard) -> list[DrawPick]:

@@ -8,7 +8,7 @@ from django import forms
 
 from core.forms import SwipeGuard
 from prizes.lines import LineKind
-from prizes.models import KIND_CHOICES, KIND_LABELS, PrizeBoard, setting_specs
+from prizes.models import KIND_CHOICES, KIND_LABELS, PrizeBoard
 from promotions.models import DrawSeries
 
 MONEY_KINDS = [(k.value, KIND_LABELS[k]) for k in (LineKind.CASH, LineKind.PLAY, LineKind.VEHICLE, LineKind.OTHER)]
@@ -84,7 +84,7 @@ class BoardForm(SwipeGuard, forms.Form):
                 self.fields[name].widget.attrs["aria-label"] = self.fields[name].label
             self.slot_rows.append((slot, names))
         self.setting_names = []
-        for key, label, kind, _default in setting_specs(board.game):
+        for key, label, kind, _default in board.setting_specs():
             name = f"setting_{key}"
             value = board.setting(key)
             if kind == "cents":

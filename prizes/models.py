@@ -86,6 +86,17 @@ SETTINGS: dict[str, tuple[tuple[str, str, str, object], ...]] = {
 }
 
 
+# Settings a board has only when its seed gives them, whatever its game: the key is in the
+# board's settings (None: required and blank, blocking the start like a blank amount).
+BOARD_SETTINGS: dict[str, tuple[str, str]] = {
+    # TH r69, A20 ("counts cfg"): the first N winners of a Saturday cash draw in pick order also
+    # get a place in the next car draw (the board's every-winner place slot).
+    "car_draw_qualifiers": ("Car draw qualifiers per draw (the first winners in pick order)", "int"),
+    # TH r69: the last finalist draw before the car draw picks until it has this many finalists.
+    "fill_places_to": ("The last finalist draw fills the car draw to this many finalists", "int"),
+}
+
+
 def setting_specs(game: str) -> tuple[tuple[str, str, str, object], ...]:
     return SETTINGS.get(game, ())
 
@@ -135,6 +146,11 @@ class PrizeBoard(models.Model):
         if self.draw_date:
             parts.append(local_date(self.draw_date))
         return "".join(f", {part}" for part in parts)
+
+    def setting_specs(self) -> tuple[tuple[str, str, str, object], ...]:
+        """Its game's settings, then the board's own (BOARD_SETTINGS) the seed gave it."""
+        own = tuple((key, label, kind, None) for key, (label, kind) in BOARD_SETTINGS.items() if key in self.settings)
+        return setting_specs(self.game) + own
 
     def setting(self, key: str):
         """The setting's value, or its default (None: required and not set)."""
