@@ -166,9 +166,10 @@ def test_a_boards_own_required_setting_is_a_plain_field_on_its_page(manager, ref
     url = reverse("prizes:board", kwargs={"board_id": board.pk})
     page = manager.get(url).content.decode()
     assert 'name="setting_car_draw_qualifiers"' in page and "car draw qualifiers per draw" in page
-    assert 'name="setting_car_draw_qualifiers"' not in manager.get(
-        reverse("prizes:board", kwargs={"board_id": other.pk})
-    ).content.decode()
+    assert (
+        'name="setting_car_draw_qualifiers"'
+        not in manager.get(reverse("prizes:board", kwargs={"board_id": other.pk})).content.decode()
+    )
     (slot,) = board.slots.all()
     data = {f"slot_{slot.pk}_amount": "1000", f"slot_{slot.pk}_kind": "cash", "setting_reveals": "1"}
     page = manager.post(url, {**data, "setting_car_draw_qualifiers": "2"}, follow=True).content.decode()
