@@ -242,6 +242,11 @@ ACTIONS: dict[str, ActionWords] = {
         "recorded the outcome of pick {k} (card {card_number}) in {object}",
         "recorded a pick's outcome in {object}",
     ),
+    "draw.winners_wanted_raised": _words(
+        "More winners wanted",
+        "raised the winners wanted in {object} from {from} to {to} (a finalist already held a place)",
+        "raised the winners wanted in {object}",
+    ),
     "draw.serial_refused": _words(
         "Keyed serial refused", "keyed serial {keyed} in {object}, refused: {reason}", "keyed a refused serial"
     ),

@@ -18,7 +18,7 @@ from core.audit import Actor, audit_log
 from core.errors import DomainError
 from core.formats import local_datetime
 from core.swipe import CARD_SWIPE, looks_like_swipe
-from draws import entry_sources, registers
+from draws import entry_sources, registers, winner_counts
 from draws.models import (
     AUTOMATIC_OUTCOMES,
     WINNING_OUTCOMES,
@@ -146,7 +146,10 @@ def draw_start(
         draw.witness_name = witness_name.strip()
         # A RAPS session's winners are its quotas, as uploaded (the series may change later).
         raps = getattr(draw, "raps_list", None) if draw.method == DrawMethod.RAPS else None
-        draw.winners_wanted = raps.slot_quota + raps.table_quota if raps else draw.series.winners_per_draw
+        counted = None if raps else winner_counts.winners_wanted(draw)  # e.g. TH r69's 6 - places held
+        if counted is not None and counted < 1:
+            raise DomainError("This draw has no winner left to pick.", code="cannot_start")
+        draw.winners_wanted = raps.slot_quota + raps.table_quota if raps else counted or draw.series.winners_per_draw
         # A finalist draw's entrants all won the draws that carried them there (often the same
         # day): its win-once scope is the draw itself, or it could never have a winner.
         carried_only = entry_sources.takes_carried_only(draw)
@@ -557,11 +560,28 @@ def pick_outcome_record(
                 "window_ends_at": pick.window_ends_at().isoformat(),
             },
         )
+        _winners_wanted_raise(draw, actor=actor)
         if _winners(draw) >= draw.winners_wanted:
             _complete(draw, actor=actor, now=now)
             return pick
     draw_advance(actor=actor, draw_id=draw_id, now=now)
     return pick
+
+
+def _winners_wanted_raise(draw: Draw, *, actor: Actor) -> None:
+    """A registered count may want more winners now this outcome is recorded (TH r69: a 9pm
+    winner who already held a car draw place is paid R5,000 instead, and the draw picks one more
+    finalist). Raised under the draw's row lock, never lowered, audited; the record's final
+    count is what the verifier checks the winners against."""
+    if draw.method == DrawMethod.RAPS:
+        return
+    wanted = winner_counts.winners_wanted(draw)
+    if wanted is None or wanted <= draw.winners_wanted:
+        return
+    before = draw.winners_wanted
+    draw.winners_wanted = wanted
+    draw.save(update_fields=["winners_wanted"])
+    audit_log(actor=actor, action="draw.winners_wanted_raised", obj=draw, data={"from": before, "to": wanted})
 
 
 def _complete(draw: Draw, *, actor: Actor, now: dt.datetime, short: str = "") -> None:

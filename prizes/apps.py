@@ -36,3 +36,10 @@ class PrizesConfig(AppConfig):
         from prizes.carry import carried_into
 
         register_entry_source(carried_into)
+        # TH r69: the last finalist draw before the car draw picks until the car draw has its six
+        # distinct finalists (draws.winner_counts), and does not start once it has them.
+        from draws.winner_counts import register as register_winner_count
+        from prizes.finalists import fill_start_refusal, finalists_wanted
+
+        register_winner_count(finalists_wanted)
+        register(fill_start_refusal)

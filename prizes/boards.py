@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from draws.models import Draw
 from members.models import Tier
-from prizes.models import BoardSlot, PrizeBoard, setting_specs
+from prizes.models import BoardSlot, PrizeBoard
 
 
 def draw_local_date(draw: Draw) -> dt.date:
@@ -57,7 +57,7 @@ def missing_settings_of(board: PrizeBoard) -> list[str]:
     """The blank required settings of one board, in words ("the amount of Podium 1")."""
     missing = [words for slot in board.slots.all() if (words := slot.missing())]
     multipliers = []
-    for spec in setting_specs(board.game):
+    for spec in board.setting_specs():
         if board.setting(spec.key) is None:
             if spec.key.startswith("multiplier_"):
                 multipliers.append(spec.key.removeprefix("multiplier_"))

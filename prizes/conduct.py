@@ -28,7 +28,7 @@ from prizes.boards import candidate_boards, missing_settings_of, most_specific_b
 from prizes.carry import place_lines_resolve
 from prizes.conducting import conducted
 from prizes.conducting.slots import slot_line
-from prizes.lines import GameRefused, LineSource, LineSpec
+from prizes.lines import GameRefused, LineKind, LineSource, LineSpec
 from prizes.models import GamePlay, GamePlayStatus, PrizeBoard, PrizeLine, Progressive
 from prizes.progressives import jackpot_line, progressive_win
 from prizes.services import PRIZES, prize_lines_store
@@ -50,9 +50,20 @@ def play_lines(
         raise GameRefused(f"{board.get_game_display()} is not conducted from this page yet.")
     lines = game.lines(draw, board, events, winners, final)
     extra = [s for s in board.slots.all() if s.every_winner]  # e.g. RF r34.1 entries for every winner
-    for pick_lines in lines.values():
-        pick_lines.extend(slot_line(s) for s in extra)
+    qualifiers = car_draw_qualifiers(board, winners)
+    for pick, pick_lines in lines.items():
+        pick_lines.extend(
+            slot_line(s) for s in extra if s.kind != LineKind.PLACE or qualifiers is None or pick in qualifiers
+        )
     return lines
+
+
+def car_draw_qualifiers(board: PrizeBoard, winners: list[DrawPick]) -> set[int] | None:
+    """The picks whose every-winner place the board gives: with the setting "car_draw_qualifiers"
+    (TH r69, A20), the first N winners in pick order; None: every winner."""
+    if "car_draw_qualifiers" not in board.settings:
+        return None
+    return {pick.pk for pick in winners[: board.setting("car_draw_qualifiers") or 0]}
 
 
 def board_winners(draw: Draw, board: PrizeBoard) -> list[DrawPick]:

@@ -9,7 +9,7 @@ from django import forms
 from core.forms import SwipeGuard
 from prizes.games.best_hand import deck_refusal, parse_card
 from prizes.lines import LineKind
-from prizes.models import KIND_CHOICES, KIND_LABELS, PrizeBoard, setting_specs
+from prizes.models import KIND_CHOICES, KIND_LABELS, PrizeBoard
 from promotions.models import DrawSeries
 
 MONEY_KINDS = [(k.value, KIND_LABELS[k]) for k in (LineKind.CASH, LineKind.PLAY, LineKind.VEHICLE, LineKind.OTHER)]
@@ -103,7 +103,7 @@ class BoardForm(SwipeGuard, forms.Form):
                 self.fields[name].widget.attrs["aria-label"] = self.fields[name].label
             self.slot_rows.append((slot, names))
         self.setting_names = []
-        for spec in setting_specs(board.game):
+        for spec in board.setting_specs():
             name = f"setting_{spec.key}"
             value = board.setting(spec.key)
             if spec.kind == "cents":

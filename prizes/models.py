@@ -135,6 +135,30 @@ def setting_words(kind: str, value) -> str:
     return str(value)
 
 
+# Settings a board has only when its seed gives them, whatever its game: the key is in the
+# board's settings (None: required and blank, blocking the start like a blank amount).
+BOARD_SETTINGS: dict[str, SettingSpec] = {
+    spec.key: spec
+    for spec in (
+        SettingSpec(
+            "car_draw_qualifiers",
+            "Car draw qualifiers per draw (the first winners in pick order)",
+            "int",
+            None,
+            "TH r69, A20: the seed gives no count; the first winners in pick order also get a place in the "
+            "next car draw.",
+        ),
+        SettingSpec(
+            "fill_places_to",
+            "The last finalist draw fills the car draw to this many finalists",
+            "int",
+            None,
+            "TH r69: the 9pm draw picks until the car draw has this many distinct finalists.",
+        ),
+    )
+}
+
+
 class PrizeBoard(models.Model):
     series = models.ForeignKey(DrawSeries, on_delete=models.CASCADE, related_name="prize_boards")
     tier = models.ForeignKey(
@@ -181,6 +205,10 @@ class PrizeBoard(models.Model):
             parts.append(local_date(self.draw_date))
         return "".join(f", {part}" for part in parts)
 
+    def setting_specs(self) -> tuple[SettingSpec, ...]:
+        """Its game's settings, then the board's own (BOARD_SETTINGS) the seed gave it."""
+        return setting_specs(self.game) + tuple(spec for key, spec in BOARD_SETTINGS.items() if key in self.settings)
+
     def setting(self, key: str):
         """The setting's value, or its default (None: required and not set)."""
         defaults = {spec.key: spec.default for spec in setting_specs(self.game)}
@@ -188,7 +216,7 @@ class PrizeBoard(models.Model):
 
     def setting_rows(self) -> list[tuple[str, str, str]]:
         """(label, value in words, help) of each of the game's settings, for the read-only board."""
-        return [(s.label, setting_words(s.kind, self.setting(s.key)), s.help) for s in setting_specs(self.game)]
+        return [(s.label, setting_words(s.kind, self.setting(s.key)), s.help) for s in self.setting_specs()]
 
     def specificity(self) -> int:
         return (self.tier_id is not None) + 2 * (self.draw_date is not None)

@@ -301,6 +301,21 @@ RF = [
 
 # --- GRC Turn Up the Heat 2025 ------------------------------------------------------------------
 TH_ADD_ONS = "Every winner gets R500 more if on the app, and R500 +Play if active on playTSOGO (add-ons)."
+# r69, A20: a Saturday cash draw's first N winners in pick order also get a place in the next car
+# draw; N is not given ("counts cfg"): required per board, 0 allowed.
+TH_QUALIFIER = SlotDef(
+    "Car draw qualifier place",
+    0,
+    LineKind.PLACE,
+    target_series="sat-car-final",  # type: ignore[arg-type]
+    every_winner=True,
+    rule="r69, A20",
+)
+TH_QUALIFIERS = {"car_draw_qualifiers": None}
+TH_QUALIFIER_NOTE = (
+    "The first winners in pick order, as many as the car draw qualifiers set, also get a place in the next car "
+    "draw (r69, A20)."
+)
 TH = [
     *(
         BoardDef(
@@ -322,9 +337,21 @@ TH = [
     BoardDef(
         "sat-car-finalists",
         BoardGame.PLACE,
-        [place("Car draw place 1", "sat-car-final", "r69-r70"), place("Car draw place 2", "sat-car-final", "r69-r70")],
-        notes="Rules 69-70: car draw finalists; one place per patron per car draw, an extra qualifying place "
-        f"becomes R5,000 cash (a conversion). {TH_ADD_ONS}",
+        # Every winner: the 9pm draw's count varies (6 - places held, r69), so one slot for all.
+        [
+            SlotDef(
+                "Car draw place",
+                0,
+                LineKind.PLACE,
+                target_series="sat-car-final",  # type: ignore[arg-type]
+                every_winner=True,
+                rule="r69-r70",
+            )
+        ],
+        settings={"fill_places_to": 6},
+        notes="Rules 69-70: every winner is a car draw finalist; the 9pm draw picks until the car draw has 6 "
+        "distinct finalists (A20). One place per patron per car draw: an extra qualifying place becomes R5,000 "
+        f"cash (a conversion, that draw's prize) and the 9pm draw picks one more. {TH_ADD_ONS}",
     ),
     BoardDef(
         "sat-car-final",
@@ -341,29 +368,30 @@ TH = [
             SlotDef(BONUS_FIRST, 10_000 * R, rule="r105"),
             SlotDef(BONUS_RUNNER_UP, 7_500 * R, rule="r105"),
             SlotDef(BONUS_DECLINED, 5_000 * R, rule="r107"),
+            TH_QUALIFIER,
         ],
-        settings={"boxes": 12, "blank_boxes": 6},
+        settings={"boxes": 12, "blank_boxes": 6, **TH_QUALIFIERS},
         notes="Rules 102-107: 6 winners; a randomiser gives 4 of them a cash podium (amounts not given) and 2 the "
         "bonus game: 12 boxes (3 per symbol, 6 blank, A19) opened in turn, the earlier pick first; the first to "
         "all three symbols wins R10,000, the other R7,500; one declining gets R5,000 and the other R10,000, both "
-        f"declining R5,000 each: the three Bonus slots pay them. {TH_ADD_ONS}",
+        f"declining R5,000 each: the three Bonus slots pay them. {TH_QUALIFIER_NOTE} {TH_ADD_ONS}",
     ),
     BoardDef(
         "sat-cash-1900",
         BoardGame.PADDLE,
-        cfg("Reveal", 25, "r116"),
-        settings={"reveals": 25},
+        [*cfg("Reveal", 25, "r116"), TH_QUALIFIER],
+        settings={"reveals": 25, **TH_QUALIFIERS},
         notes="Rules 112-117: the paddle (2, 3 or 4) is the number of reveals the winner may open of 25 (amounts "
-        f"not given); the prize is the last opened, never the sum (r117). {TH_ADD_ONS}",
+        f"not given); the prize is the last opened, never the sum (r117). {TH_QUALIFIER_NOTE} {TH_ADD_ONS}",
     ),
     BoardDef(
         "sat-cash-2100",
         BoardGame.SAFE,
-        cfg("Podium", 5, "r123-r124"),
-        settings={"forfeit_cents": 2_000 * R},
+        [*cfg("Podium", 5, "r123-r124"), TH_QUALIFIER],
+        settings={"forfeit_cents": 2_000 * R, **TH_QUALIFIERS},
         notes="Rules 120-126: a randomiser decides the podium, R5,000 to R10,000 (amounts not given); the winner "
         "may forfeit R2,000 (r125, the board's setting) to try the digit safe (R100,000 base, +R20,000 per 9pm "
-        f"draw not cracked: the safe's jackpot). {TH_ADD_ONS}",
+        f"draw not cracked: the safe's jackpot). {TH_QUALIFIER_NOTE} {TH_ADD_ONS}",
     ),
     BoardDef(
         "sat-safe-share-2130",

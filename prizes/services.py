@@ -21,7 +21,7 @@ from members.staff import check_staff_property
 from prizes.boards import slot_total
 from prizes.games import best_hand, symbol_boxes
 from prizes.lines import LineKind, LineSource, LineSpec
-from prizes.models import BoardGame, BoardSlot, PrizeBoard, PrizeLine, setting_specs
+from prizes.models import BOARD_SETTINGS, BoardGame, BoardSlot, PrizeBoard, PrizeLine
 from promotions.models import DrawSeries
 
 BOARDS = {"what": "prize boards", "done": "set up"}
@@ -132,11 +132,11 @@ def board_save(
                 if before != value:
                     changes[f"{slot.label}: {field.replace('_cents', '')}"] = [_plain(before), _plain(value)]
                     setattr(slot, field, value)
-        keys = {spec[0] for spec in setting_specs(board.game)}
+        keys = {spec[0] for spec in board.setting_specs()}
         for key, value in (settings or {}).items():
             if key in keys and board.settings.get(key) != value:
                 changes[key] = [_plain(board.setting(key)), _plain(value)]
-                if value is None:
+                if value is None and key not in BOARD_SETTINGS:  # a board's own setting stays, blank
                     board.settings.pop(key, None)
                 else:
                     board.settings[key] = value

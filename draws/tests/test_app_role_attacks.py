@@ -327,6 +327,16 @@ def test_the_witness_is_named_once_while_the_draw_runs(running):
     refused("UPDATE draws_draw SET status = 'closed' WHERE id = %s", [running.pk])
 
 
+def test_a_running_draw_may_come_to_want_more_winners_never_fewer(running):
+    """Migration 0016 (TH r69): the last finalist draw picks one more for each winner who already
+    held a car draw place; the number only rises, and nothing else changes with it."""
+    refused("UPDATE draws_draw SET winners_wanted = 1 WHERE id = %s", [running.pk])
+    refused("UPDATE draws_draw SET winners_wanted = 3, seed_hex = 'ab' WHERE id = %s", [running.pk])
+    with as_app_role() as cursor:
+        cursor.execute("UPDATE draws_draw SET winners_wanted = 3 WHERE id = %s", [running.pk])
+    assert Draw.objects.get(pk=running.pk).winners_wanted == 3
+
+
 def test_nobody_writes_the_commitments_but_the_database(completed):
     commitment = completed.commitments.get()
     refused(

@@ -24,7 +24,7 @@ from members.tests.factories import MemberFactory, PointsEntryFactory
 from prizes.addons import WinnerFlags, addon_lines
 from prizes.carry import carry_lines_store, carry_spec, place_lines_resolve
 from prizes.lines import LineKind, LineSource, LineSpec
-from prizes.models import BoardSlot, PrizeLine
+from prizes.models import BoardSlot, PrizeBoard, PrizeLine
 from prizes.seed_boards import load_seed_boards
 from prizes.services import prize_line_reverse
 
@@ -40,6 +40,10 @@ def load(seed, module):
         amount_cents=100_000
     )
     slots.filter(kind=LineKind.ENTRIES, count__isnull=True).update(count=3)  # RF r34.1: cfg (A13)
+    for board in PrizeBoard.objects.filter(series__promotion__code=module.PROMOTION.code):
+        if "car_draw_qualifiers" in board.settings:  # TH A20: cfg; none unless a test says so
+            board.settings["car_draw_qualifiers"] = 0
+            board.save(update_fields=["settings"])
     return find
 
 

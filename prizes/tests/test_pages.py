@@ -222,3 +222,31 @@ def test_the_symbol_boxes_and_blanks_must_fit_three_of_each_symbol(manager, refe
     assert "saved" in board_post(manager, board, boxes="14", blank_boxes="8").content.decode()
     board.refresh_from_db()
     assert (board.setting("boxes"), board.setting("blank_boxes")) == (14, 8)
+
+
+def test_a_boards_own_required_setting_is_a_plain_field_on_its_page(manager, reference_data):
+    """TH A20: "car draw qualifiers per draw" is asked for on the board that has it (blank: still
+    to set), saved from a number field; another board of the same game does not show it."""
+    from promotions.tests.factories import make_series
+
+    board = board_create(
+        actor=MANAGER,
+        series=make_series(),
+        game=BoardGame.PADDLE,
+        slots=[SlotDef("Reveal 1", 100_000)],
+        settings={"reveals": 1, "car_draw_qualifiers": None},
+    )
+    other = board_create(actor=MANAGER, series=make_series(), game=BoardGame.PADDLE, slots=[SlotDef("Reveal 1", 1)])
+    url = reverse("prizes:board", kwargs={"board_id": board.pk})
+    page = manager.get(url).content.decode()
+    assert 'name="setting_car_draw_qualifiers"' in page and "car draw qualifiers per draw" in page
+    assert (
+        'name="setting_car_draw_qualifiers"'
+        not in manager.get(reverse("prizes:board", kwargs={"board_id": other.pk})).content.decode()
+    )
+    (slot,) = board.slots.all()
+    data = {f"slot_{slot.pk}_amount": "1000", f"slot_{slot.pk}_kind": "cash", "setting_reveals": "1"}
+    page = manager.post(url, {**data, "setting_car_draw_qualifiers": "2"}, follow=True).content.decode()
+    assert "saved" in page and "Still to set" not in page
+    board.refresh_from_db()
+    assert board.settings["car_draw_qualifiers"] == 2

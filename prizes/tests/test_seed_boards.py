@@ -101,11 +101,12 @@ def test_daytime_playtime_pays_r3000_r2000_r1000(boards):
 
 
 def test_turn_up_the_heat_boards(boards):
-    assert amounts(board("grc-turn-up-the-heat", "sat-cash-2100")) == [None] * 5  # 9pm podiums: cfg (r124)
+    # 9pm podiums: cfg (r124); the last slot is the car draw qualifier place (0: a place, r69)
+    assert amounts(board("grc-turn-up-the-heat", "sat-cash-2100")) == [None] * 5 + [0]
     assert board("grc-turn-up-the-heat", "sat-cash-2100").setting("forfeit_cents") == 200_000  # R2,000, r125
     assert board("grc-turn-up-the-heat", "thu-queen-cash").total_cents == 4_000_000  # R40,000, r56
     boxes = board("grc-turn-up-the-heat", "sat-cash-1500")
-    assert amounts(boxes) == [None] * 4 + [1_000_000, 750_000, 500_000]  # r105, r107
+    assert amounts(boxes) == [None] * 4 + [1_000_000, 750_000, 500_000, 0]  # r105, r107 (+ the qualifier place)
     assert bonus_amounts(boxes) == BonusAmounts(first=1_000_000, runner_up=750_000, declined=500_000)
     assert (boxes.setting("boxes"), boxes.setting("blank_boxes")) == (12, 6)  # r106, A19
     assert board("grc-turn-up-the-heat", "sat-car-final").slots.first().amount_cents == 38_000_000  # r87
@@ -134,3 +135,21 @@ def test_a_managers_amount_survives_a_second_load(boards):
     load_seed_boards(actor=LOADER)
     slot.refresh_from_db()
     assert slot.amount_cents == 500_000
+
+
+def test_turn_up_the_heat_cash_draws_need_their_car_draw_qualifiers_and_the_9pm_fills_to_six(boards):
+    """r69, A20: each Saturday cash board's first N winners also get a car draw place, N required
+    (blank: the draw waits, 0 allowed); the finalist draws give every winner a place and the 9pm
+    one fills the car draw to 6 distinct finalists."""
+    for series in ("sat-cash-1500", "sat-cash-1900", "sat-cash-2100"):
+        cash = board("grc-turn-up-the-heat", series)
+        place = cash.slots.get(kind="place")
+        assert (place.every_winner, place.target_series.code, place.rule) == (True, "sat-car-final", "r69, A20")
+        assert cash.setting("car_draw_qualifiers") is None
+        assert "car draw qualifiers per draw (the first winners in pick order)" in missing_settings_of(cash)
+    finalists = board("grc-turn-up-the-heat", "sat-car-finalists")
+    (place,) = finalists.slots.all()
+    assert (place.kind, place.every_winner, place.target_series.code) == ("place", True, "sat-car-final")
+    assert finalists.setting("fill_places_to") == 6 and missing_settings_of(finalists) == []
+    fast_lane = board("grc-fast-lane-to-fortune", "sat-car-2100")  # FL's 9pm: a fixed 2 (A7)
+    assert fast_lane.settings == {} and fast_lane.slots.filter(kind="place", every_winner=False).count() == 2
