@@ -16,11 +16,10 @@ from draws.services import draws_close_due
 from draws.tests.builders import MANAGER, pin_seed, sast
 from draws.verification import verify_record
 from members.models import Member
-from prizes.carry import carry_lines_store, carry_spec
 from prizes.conduct import game_event_record, game_finish
 from prizes.finalists import finalists_wanted, place_holders
 from prizes.lines import LineKind, LineSource
-from prizes.models import BoardSlot, PrizeBoard, PrizeLine
+from prizes.models import PrizeBoard, PrizeLine
 from prizes.services import board_save
 from prizes.tests.test_carry import activate, load, players, present, run_electronic
 
@@ -71,11 +70,10 @@ def qualify(find, members: list[Member], day: int = 22) -> None:
 
 
 def finalist_places(draw: Draw, winners: list[DrawPick]) -> list[PrizeLine]:
-    """Each winner's every-winner car draw place, as the board gives it (TH r69)."""
-    (slot,) = BoardSlot.objects.filter(board__series=draw.series)
-    return [
-        line for w in winners for line in carry_lines_store(actor=MANAGER, draw=draw, pick=w, specs=[carry_spec(slot)])
-    ]
+    """Each winner's every-winner car draw place, as the board gives it (TH r69): the board is
+    "by the order of the picks", so the conductor's Finish stores them."""
+    game_finish(actor=MANAGER, pick_id=winners[0].pk)
+    return list(PrizeLine.objects.filter(draw=draw).order_by("pick__seq", "pk"))
 
 
 def car_day(find, hours: tuple[int, ...]) -> list[Member]:
