@@ -360,6 +360,7 @@ ACTIONS: dict[str, ActionWords] = {
     ),
     "prize.game_event": _words("Stage game turn recorded", "recorded pick {pick}'s turn in the game of {object}"),
     "prize.game_finished": _words("Stage game finished", "finished the game of {object}: {lines} prize lines"),
+    "prize.wild_card_bin": _words("Wild card bin recorded", "recorded bin {bin} drawn by hand for {object}"),
     # Jackpots (prizes.progressives): every change names the draw that caused it.
     "progressive.created": _words("Jackpot created", "created the jackpot {object}"),
     "progressive.grow": _words("Jackpot grew", "grew {object}: {words}", "grew {object}"),

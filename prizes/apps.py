@@ -19,6 +19,10 @@ class PrizesConfig(AppConfig):
         from prizes.conducting.share_out import share_out_start_refusal
 
         register(share_out_start_refusal)
+        # RF r68, A14: a wild card draw waits for the bin number drawn by hand on stage.
+        from prizes.wild_card import wild_card_entries, wild_card_start_refusal
+
+        register(wild_card_start_refusal)
         # The draw page and Tonight name what is missing, with a link to the boards (core.panels).
         from core import panels
 
@@ -43,3 +47,5 @@ class PrizesConfig(AppConfig):
 
         register_winner_count(finalists_wanted)
         register(fill_start_refusal)
+        # A wild card draw's entrants are its bin's, less the bin's winners and the finalists.
+        register_entry_source(wild_card_entries)

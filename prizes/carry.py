@@ -6,6 +6,8 @@ after the bonus session). When that draw's entries freeze, `carried_into` (regis
 draws.entry_sources) gives draws its entrants:
 - a finalist draw (its series is the target of a PLACE slot: Fast Lane's and Turn Up the Heat's
   car draws, Royal Flush's Grand Finale) picks only among its places, one entry per finalist;
+  so does a draw that earns no tickets of its own and is the target of an ENTRIES slot (Royal
+  Flush's month-end finalist draw, r56: the bin winners' receipts, one per bin won);
 - ENTRIES lines add their count of tickets to the member's own activations in the target draw
   (Royal Flush r34.1): the member's tickets are their activation plus one carried range.
 A line reversed before the freeze carries nothing; the entries, once frozen, never change.
@@ -30,6 +32,7 @@ from members.models import Member
 from prizes.boards import board_for
 from prizes.lines import LineKind, LineSource, LineSpec
 from prizes.models import BoardSlot, PrizeLine
+from promotions.models import PeriodKind
 
 CARRIED_KINDS = (LineKind.PLACE, LineKind.ENTRIES)
 # An extra qualifying place, by promotion code: Turn Up the Heat r70 "each additional qualifying
@@ -155,10 +158,22 @@ def carry_lines_store(*, actor: Actor, draw: Draw, pick: DrawPick, specs: list[L
         return prize_lines_store(actor=actor, draw=draw, pick=pick, specs=resolved)
 
 
+def _takes_carried_only(draw: Draw) -> bool:
+    """A finalist draw: the target of a PLACE slot, or of an ENTRIES slot while it earns no tickets
+    of its own (Royal Flush r56: the month-end finalist draw's entries are the bin winners'
+    receipts). A draw that earns tickets keeps them and adds the carried ones (RF r34.1)."""
+    targeted = set(
+        BoardSlot.objects.filter(kind__in=CARRIED_KINDS, target_series_id=draw.series_id).values_list("kind", flat=True)
+    )
+    if LineKind.PLACE in targeted:
+        return True
+    return bool(targeted) and draw.series.rule.period_kind == PeriodKind.NONE
+
+
 def carried_into(draw: Draw) -> Carried | None:
     """The entrants carried into `draw` from its places and entries lines not reversed, in the
     order won (draws.entry_sources); None when nothing is or can be carried into it."""
-    only = BoardSlot.objects.filter(kind=LineKind.PLACE, target_series_id=draw.series_id).exists()
+    only = _takes_carried_only(draw)
     lines = list(
         PrizeLine.objects.filter(kind__in=CARRIED_KINDS, data__carried_into=draw.pk, reversed_by__isnull=True)
         .exclude(source=LineSource.REVERSAL)

@@ -10,6 +10,7 @@ from core.audit import Actor
 from core.errors import DomainError
 from draws.models import DrawPick
 from prizes import conduct
+from prizes.wild_card import wild_card_bin_record
 
 
 def _pick_id(request, draw_id: int) -> int:
@@ -55,4 +56,20 @@ def game_finish(request, draw_id: int):
         messages.success(
             request, f"The game is finished: {len(lines)} prize line{'s' if len(lines) != 1 else ''} recorded."
         )
+    return _back(draw_id)
+
+
+@require_POST
+@permission_required(conduct.RUN_PERMISSION, raise_exception=True)
+def wild_card_bin(request, draw_id: int):
+    """RF r68, A14: the bin number drawn by hand on stage, recorded before the wild card draw starts."""
+    posted = request.POST.get("bin_number", "").strip()
+    try:
+        if not posted.isdigit():
+            raise DomainError("Type the number of the bin drawn by hand: 1 to 5.", code="wild_card_bin_number")
+        row = wild_card_bin_record(actor=Actor.from_request(request), draw_id=draw_id, number=int(posted))
+    except DomainError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"Bin {row.number} recorded: the entrants are that bin's.")
     return _back(draw_id)

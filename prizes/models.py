@@ -273,7 +273,7 @@ class BoardSlot(models.Model):
         if self.kind == LineKind.ENTRIES:
             count = "?" if self.count is None else self.count
             target = self.target_series.name if self.target_series_id else "(draw not set)"
-            return f"{count} entries into {target}"
+            return f"{count} {'entry' if count == 1 else 'entries'} into {target}"
         return "Not set" if self.amount_cents is None else rand_cents(self.amount_cents)
 
 
@@ -454,3 +454,26 @@ class GamePlay(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_game_display()} of draw {self.draw_id}"
+
+
+# --- Royal Flush wild cards (r66-r68, A14; prizes/wild_card.py) -------------------------------
+
+
+class WildCardBin(models.Model):
+    """The month-end bin number (1 to 5) drawn by hand on stage for one wild card draw: its
+    entrants are that bin's. Recorded by the conductor before the draw starts; fixed once its
+    entries are frozen (the verifiable record names the bin in each entry's `why`)."""
+
+    draw = models.OneToOneField(Draw, on_delete=models.PROTECT, related_name="wild_card_bin")
+    number = models.PositiveSmallIntegerField(help_text="The bin drawn by hand: 1 (14h00) to 5 (18h00).")
+    bin_draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField()
+    recorded_by = models.CharField(max_length=150)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(number__gte=1, number__lte=5), name="wild_card_bin_1_to_5"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Bin {self.number} for draw {self.draw_id}"

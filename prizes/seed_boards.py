@@ -272,8 +272,20 @@ RF = [
     BoardDef(
         "month-end-bins",
         BoardGame.PLACE,
-        cfg("Winner", 3, "r53-r56"),
-        notes="Rules 53-56: 3 winners per bin; the prizes are not given.",
+        [
+            *cfg("Winner", 3, "r53-r56"),
+            SlotDef(
+                "Receipt in the month-end finalist draw",
+                None,
+                LineKind.ENTRIES,
+                target_series="month-end-finalist",  # type: ignore[arg-type]
+                count=1,
+                every_winner=True,
+                rule="r56",
+            ),
+        ],
+        notes="Rules 53-56: 3 winners per bin; the prizes are not given. Every winner's receipt goes into the "
+        "manual finalist draw at 18h15 (r56): a winner of two bins has two receipts in it.",
     ),
     BoardDef(
         "month-end-finalist",
@@ -284,11 +296,9 @@ RF = [
     BoardDef(
         "wild-card",
         BoardGame.PLACE,
-        [
-            place("Grand Finale place 1", "grand-finale", "r66-r68"),
-            place("Grand Finale place 2", "grand-finale", "r66-r68"),
-        ],
-        notes="Rules 66-68: 2 more Gold Reef City finalists (A14).",
+        [place("Grand Finale place", "grand-finale", "r66-r68")],
+        notes="Rules 66-68: 2 more Gold Reef City finalists, one in each of the two wild card draws, each from the "
+        "bin whose number was drawn by hand (A14).",
     ),
     BoardDef(
         "grand-finale",

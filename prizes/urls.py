@@ -11,6 +11,7 @@ urlpatterns = [
     path("draws/<int:draw_id>/", views.draw_record, name="draw"),
     path("draws/<int:draw_id>/game/event/", conduct_views.game_event, name="game_event"),
     path("draws/<int:draw_id>/game/finish/", conduct_views.game_finish, name="game_finish"),
+    path("draws/<int:draw_id>/wild-card-bin/", conduct_views.wild_card_bin, name="wild_card_bin"),
     path("draws/<int:draw_id>/vault/", progressive_views.vault_prizes, name="vault"),
     path("lines/<int:line_id>/correct/", views.line_reverse, name="reverse"),
     path("record/", views.record, name="record"),

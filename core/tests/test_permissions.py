@@ -117,7 +117,7 @@ POST_MATRIX = {
     # The stage game's buttons; posted empty: refused with the reason (no pick), back to the draw.
     **{
         f"prizes:{name}": (lambda o: {"draw_id": o["draw"].pk}, {PROMOTIONS_MANAGER})
-        for name in ("game_event", "game_finish")
+        for name in ("game_event", "game_finish", "wild_card_bin")
     },
 }
 # Allowed, but answered otherwise than the usual 200 (GET) or 302 (POST).
@@ -318,6 +318,7 @@ PROPERTY_POSTS = [
     ("draws:key_serial", lambda o: {"draw_id": o["draw"].pk}, PROMOTIONS_MANAGER, lambda o: {"serial": "1"}),
     ("draws:end_short", lambda o: {"draw_id": o["draw"].pk}, PROMOTIONS_MANAGER, lambda o: {"reason": "Bin empty."}),
     ("draws:resume", lambda o: {"draw_id": o["draw"].pk}, PROMOTIONS_MANAGER, lambda o: {}),
+    ("prizes:wild_card_bin", lambda o: {"draw_id": o["draw"].pk}, PROMOTIONS_MANAGER, lambda o: {"bin_number": "3"}),
     (
         "proxies:nomination_revoke",
         lambda o: {"nomination_id": o["nomination"].pk},

@@ -110,16 +110,19 @@ PROMOTION = PromotionDef(
         SeriesDef(
             code="wild-card",
             name="Wild Card finalist draw",
-            schedule_text="Sunday 24 November 2024, after the final month-end draw",
-            draws=["2024-11-24 18:30"],  # rule 67
+            schedule_text="Sunday 24 November 2024, after the final month-end draw: 18h30 and 18h35",
+            draws=["2024-11-24 18:30", "2024-11-24 18:35"],  # rule 67
             desk_tiers=(),
             windows=[{"day": 0, "open": "08:00", "close_before": 0}],  # nominal: finalists have no tickets
-            winners=2,  # rule 66
+            winners=1,  # rule 66: 2 finalists, one per wild card draw
             rule=FINALIST_ENTRIES,
             assumptions="Rule 67 places the draw 'immediately after the final monthly draw' without a time: 18h30 "
             "on Sunday 24 November 2024, after the 18h15 finalist draw. "
-            "Its 2 finalists are drawn from the entries of the month-end bins chosen by a manual draw of 1 to 5 "
-            "(rule 68), which are carried, so it has no earning period and no tickets of its own.",
+            "Rule 68's 2 finalists come from 2 bins chosen by a manual draw of 1 to 5 (A14): two draws of one "
+            "finalist each, 18h30 and 18h35, so that each draw's entry list is one bin's. Before each draw the "
+            "number drawn by hand on stage is recorded (two different numbers); its entries are that bin's of "
+            "24 November, carried with their tickets, less that bin's winners (rule 50) and the finalists "
+            "already holding a Grand Finale place, so it has no earning period and no tickets of its own.",
         ),
         SeriesDef(
             code="grand-finale",

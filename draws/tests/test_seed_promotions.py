@@ -36,7 +36,7 @@ EXPECTED = {
         "sat-cash-2130": 12,
         "month-end-bins": 15,
         "month-end-finalist": 3,
-        "wild-card": 1,
+        "wild-card": 2,
         "grand-finale": 1,
     },
     "grc-fast-lane-to-fortune": {
@@ -97,7 +97,7 @@ def test_five_promotions_with_every_series_and_draw(loaded):
         assert promotion.rules_text.strip(), code
         assert {s.code: s.draws.count() for s in promotion.series.all()} == expected, code
         assert EarningRule.objects.filter(series__promotion=promotion).count() == len(expected)
-    assert Draw.objects.count() == sum(sum(e.values()) for e in EXPECTED.values()) == 329
+    assert Draw.objects.count() == sum(sum(e.values()) for e in EXPECTED.values()) == 330
 
 
 def test_loading_again_adds_nothing(loaded):
@@ -223,7 +223,7 @@ def test_the_loader_goes_through_the_services_and_their_audit_events(loaded):
     # The same services as a manager's forms: each promotion, series and draw is on record.
     assert AuditEvent.objects.filter(action="promotion.created").count() == 5
     assert AuditEvent.objects.filter(action="series.created").count() == DrawSeries.objects.count() == 37
-    assert AuditEvent.objects.filter(action="draw.scheduled").count() == 329
+    assert AuditEvent.objects.filter(action="draw.scheduled").count() == 330
 
 
 def test_fast_lane_selects_a_member_once_per_draw_and_every_seed_gives_90_seconds(loaded):

@@ -5,6 +5,7 @@ from django import template
 from prizes.boards import board_missing_settings
 from prizes.models import PrizeBoard
 from prizes.vault_jackpots import vault_missing, vault_tiers
+from prizes.wild_card import wild_card_panel
 
 register = template.Library()
 
@@ -22,6 +23,8 @@ def draw_prize_settings(context, draw):
         "has_boards": PrizeBoard.objects.filter(series_id=draw.series_id).exists(),
         "started": state.has_started,
         "perms": context.get("perms"),
+        "wild_card": wild_card_panel(draw),
+        "csrf_token": context.get("csrf_token"),
     }
 
 
