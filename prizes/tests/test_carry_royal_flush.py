@@ -15,10 +15,10 @@ from draws.models import Channel, Draw, DrawPick, DrawStatus, PickOutcome
 from draws.seeds import grc_royal_flush
 from draws.services import draws_close_due
 from draws.tests.builders import MANAGER, pin_seed, sast
-from prizes.carry import carry_lines_store, carry_spec
+from prizes.conduct import game_finish
 from prizes.lines import LineKind
 from prizes.models import BoardSlot, PrizeLine, WildCardBin
-from prizes.tests.test_carry import activate, assert_verifies, board_spec, load, players, present, slots_of
+from prizes.tests.test_carry import activate, assert_verifies, load, players, present, slots_of
 from prizes.wild_card import wild_card_bin_record
 
 pytestmark = pytest.mark.django_db
@@ -53,10 +53,9 @@ def run_bin(find, month: int, day: int, hour: int, members, *, losers=()) -> lis
             present(draw, pick)
     winners = list(DrawPick.objects.filter(draw=draw, outcome=PickOutcome.PRESENT).order_by("seq"))
     assert len(winners) == 3
-    slots = slots_of(draw)
-    receipt = next(s for s in slots if s.every_winner)
-    for winner, slot in zip(winners, [s for s in slots if not s.every_winner], strict=True):
-        carry_lines_store(actor=MANAGER, draw=draw, pick=winner, specs=[board_spec(slot), carry_spec(receipt)])
+    # "By the order of the picks": the conductor's Finish stores every winner's lines.
+    with time_machine.travel(draw.scheduled_at + dt.timedelta(minutes=10), tick=False):
+        game_finish(actor=MANAGER, pick_id=winners[0].pk)
     return winners
 
 
@@ -75,8 +74,9 @@ def run_manual(draw: Draw, serials: list[int] | None = None, *, member=None) -> 
 
 
 def give_place(draw: Draw, winner: DrawPick) -> PrizeLine:
-    (slot,) = [s for s in slots_of(draw) if s.kind == LineKind.PLACE]
-    (line,) = carry_lines_store(actor=MANAGER, draw=draw, pick=winner, specs=[carry_spec(slot)])
+    """The finalist draw's one winner: Finish stores the place (by the order of the picks)."""
+    (line,) = game_finish(actor=MANAGER, pick_id=winner.pk)
+    assert line.kind == LineKind.PLACE
     return line
 
 
