@@ -211,6 +211,13 @@ def _boards(game: DemoGame, seed_code: str, series: DrawSeries, day: dt.date, ac
         slots = [_filled(s, amounts, game.entries) for s in bdef.slots]
         # A vault board is per date: the demo day's, a last Thursday's 3 balls (GH r9, A2-A3).
         last = next(iter(bdef.per_date_settings.values()), {})
+        # A place or entries slot whose later draw the copy does not have is left out (TH's car
+        # draw qualifier place: the copy has no car draw, so it qualifies nobody).
+        own = set(series.promotion.series.values_list("code", flat=True))
+        slots = [s for s in slots if not isinstance(s.target_series, str) or s.target_series in own]
+        settings = {**bdef.settings, **last}
+        if "car_draw_qualifiers" in settings and not any(s.kind == LineKind.PLACE for s in slots):
+            settings["car_draw_qualifiers"] = 0
         for tier_code in bdef.tiers or (None,):
             board_create(
                 actor=actor,
@@ -220,7 +227,7 @@ def _boards(game: DemoGame, seed_code: str, series: DrawSeries, day: dt.date, ac
                 tier=tiers[tier_code] if tier_code else None,
                 draw_date=day if bdef.dates else None,
                 total_cents=bdef.total_cents,
-                settings={**bdef.settings, **last},
+                settings=settings,
                 notes=f"{bdef.notes} {DEMO_NOTE}",
             )
 

@@ -233,7 +233,9 @@ def test_a_9pm_holder_recorded_as_a_no_show_raises_nothing(find):
     activate(draw, [qualifier, *players(3, "JACK", 1_000, EARNED)], sast(2025, 11, 29, 20, 0))
     draw = frozen(draw)
     mine = draw.activations.get(member=qualifier)
-    pin_seed(draw, lambda s: mine.first_serial <= s[0] <= mine.last_serial, picks=1)
+    # The holder's ticket first, then another's: a no-show may be drawn again and win (DRAWS.md §3).
+    held = range(mine.first_serial, mine.last_serial + 1)
+    pin_seed(draw, lambda s: s[0] in held and s[1] not in held, picks=2)
     with time_machine.travel(draw.scheduled_at, tick=False):
         assert draw_start(actor=MANAGER, draw_id=draw.pk)
         first = DrawPick.objects.get(draw=draw, k=1)
