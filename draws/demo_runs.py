@@ -29,7 +29,13 @@ from promotions.models import DrawMethod, DrawSeries
 
 ENTRANTS = 12  # per draw: enough for five winners, a no-show and the odd automatic redraw
 # Off the hour: the demo promotion's own draws sit on the hour (one-draw-per-moment constraint).
-COMPLETED_AT = dt.time(19, 30)  # yesterday evening
+# Yesterday's draws follow one another, the first at 19h10: each is run to its end before the next
+# starts, so their clocks must not overlap either. A draw run over a span another had already
+# used could redraw a winner of it (win once a day) on a win stamped later than its own pick,
+# which its record cannot name as the redraw's "ref" (issue 15). A draw lasts at most 9 minutes:
+# a no-show and five winners, an outcome every 90 seconds.
+COMPLETED_FROM = dt.time(19, 10)  # yesterday evening
+COMPLETED_EVERY = dt.timedelta(minutes=10)
 TONIGHT = dt.time(20, 30)  # draw night: the waiting draw's time this evening
 WAITING_AFTER = dt.timedelta(hours=3)  # the tick starts a due draw by itself: keep it this far ahead
 ACTIVATION_EVERY = dt.timedelta(minutes=20)
@@ -52,19 +58,19 @@ def load_demo_runs(*, now: dt.datetime | None = None) -> DemoRuns:
     series_list = DrawSeries.objects.filter(promotion__code=DEMO_PROMOTION_CODE, method=DrawMethod.ELECTRONIC).order_by(
         "property__code"
     )
-    for series in series_list:
+    day = timezone.localdate(now) - dt.timedelta(days=1)
+    first = timezone.make_aware(dt.datetime.combine(day, COMPLETED_FROM))
+    for number, series in enumerate(series_list):
         # The demo manager runs the draws at their casinos; the others' teams are not logins of the demo.
         here = manager is not None and staff_may_act_at(manager, series.property)
         actor = Actor.for_user(manager) if here else Actor.system("seed_demo")
-        added.completed += _completed_yesterday(series, now=now, actor=actor)
+        added.completed += _completed_yesterday(series, at=first + number * COMPLETED_EVERY, actor=actor)
         added.waiting += _waiting_for_start(series, now=now, actor=actor)
     return added
 
 
 @transaction.atomic
-def _completed_yesterday(series: DrawSeries, *, now: dt.datetime, actor: Actor) -> bool:
-    day = timezone.localdate(now) - dt.timedelta(days=1)
-    at = timezone.make_aware(dt.datetime.combine(day, COMPLETED_AT))
+def _completed_yesterday(series: DrawSeries, *, at: dt.datetime, actor: Actor) -> bool:
     if series.draws.filter(scheduled_at=at).exists():
         return False
     draw = draw_schedule(actor=actor, series=series, scheduled_at=at, allow_past=True)

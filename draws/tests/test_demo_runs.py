@@ -4,14 +4,18 @@ evening (issue 13: its registers are proxies/tests/test_demo.py's); loading agai
 
 import datetime as dt
 import hashlib
+import itertools
+import types
 
 import pytest
 import time_machine
 from django.urls import reverse
 from django.utils import timezone
 
+import draws.seeding
 from core.models import AuditEvent
 from core.roles import PROMOTIONS_MANAGER
+from draws.commitments import draws_verify
 from draws.demo import DEMO_PROMOTION_CODE, load_demo_promotion
 from draws.demo_runs import ENTRANTS, DemoRuns, load_demo_runs
 from draws.engine import draws_start_due
@@ -45,10 +49,11 @@ def demo_draws(status: str):
 def test_each_property_has_an_electronic_draw_completed_yesterday_with_a_redraw(demo):
     _, runs = demo
     assert runs.completed == Property.objects.count() == 4
-    for prop in Property.objects.all():
+    for number, prop in enumerate(Property.objects.order_by("code")):
         draw = demo_draws(DrawStatus.DRAWN).get(property=prop)
         assert draw.method == DrawMethod.ELECTRONIC
-        assert timezone.localtime(draw.scheduled_at) == dt.datetime(2025, 10, 15, 19, 30, tzinfo=SAST)
+        at = dt.datetime(2025, 10, 15, 19, 10, tzinfo=SAST) + number * dt.timedelta(minutes=10)
+        assert timezone.localtime(draw.scheduled_at) == at
         assert timezone.localdate(draw.completed_at) == YESTERDAY and not draw.ended_short_reason
         assert draw.started_by == "manager" and draw.witness_name
         assert draw.entries_count == ENTRANTS == draw.activations.count()
@@ -70,6 +75,36 @@ def test_yesterdays_picks_are_stamped_yesterday_evening(demo):
     for draw in demo_draws(DrawStatus.DRAWN):
         moments = [timezone.localtime(p.picked_at) for p in draw.picks.order_by("seq")]
         assert all(m.date() == YESTERDAY and m.hour == 19 for m in moments), (draw.name, moments)
+
+
+def test_yesterdays_draws_follow_one_another(demo):
+    """Run one after another, their clocks must not overlap (issue 15): each draw's picks and
+    outcomes come before the next draw's start."""
+    drawn = list(demo_draws(DrawStatus.DRAWN).order_by("started_at"))
+    for draw, following in itertools.pairwise(drawn):
+        last = draw.picks.order_by("-seq").first()
+        assert last.outcome_at <= draw.completed_at < following.started_at, (draw.name, following.name)
+
+
+@pytest.fixture
+def one_seed(monkeypatch):
+    """Every draw gets the same seed: picks fixed from run to run, and this one redraws members
+    who won at another casino that day (their winners overlap: see the assert below)."""
+    seed = bytes(32)
+    monkeypatch.setattr(draws.seeding, "secrets", types.SimpleNamespace(token_bytes=lambda n: seed[:n]))
+
+
+def test_every_draw_of_yesterday_verifies_with_the_others(one_seed, demo):
+    """DRAWS.md §6: `verify_draw --promotion` on the demo. Each redraw_won_in_scope names the win
+    at another casino it rests on, picked before it (issue 15: with the four draws' clocks
+    overlapping, some rested on a win stamped after their pick and had no ref)."""
+    drawn = list(demo_draws(DrawStatus.DRAWN).order_by("started_at"))
+    assert DrawPick.objects.filter(draw__in=drawn, outcome=PickOutcome.REDRAW_WON_IN_SCOPE).exists()
+    reports = draws_verify(drawn)
+    assert [(draw.name, report.failures) for draw, report in zip(drawn, reports, strict=True)] == [
+        (draw.name, []) for draw in drawn
+    ]
+    assert all(report.holds for report in reports)
 
 
 def test_each_property_has_a_closed_draw_whose_page_offers_start_to_a_manager(demo, client):
