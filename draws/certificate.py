@@ -3,15 +3,10 @@ sign. It prints the hashes committed before the first pick, the seed once the dr
 and the winners with no more personal data than the stage screen shows (SCREENS.md rule 8):
 first name, surname initial and the card's last four digits."""
 
-from functools import cache
-
-import weasyprint
-from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.staticfiles import finders
-from django.template.loader import render_to_string
 from django.utils import timezone
 
+from core.pdf import render_pdf
 from draws.commitments import raps_uploads
 from draws.models import Draw, DrawPick
 from draws.record import entries_summary, win_once, winners_wanted
@@ -66,13 +61,6 @@ def certificate_context(draw: Draw) -> dict:
     }
 
 
-@cache
-def _stylesheet() -> weasyprint.CSS:
-    return weasyprint.CSS(filename=finders.find("css/draw_certificate.css"))
-
-
 def certificate_pdf(draw: Draw) -> bytes:
-    """The certificate as an A4 PDF, rendered without network access (no fonts or images fetched),
-    as the proxy form is (proxies/pdf.py)."""
-    html = render_to_string("draws/record_certificate_pdf.html", certificate_context(draw))
-    return weasyprint.HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf(stylesheets=[_stylesheet()])
+    """The certificate as an A4 PDF."""
+    return render_pdf("draws/record_certificate_pdf.html", certificate_context(draw), css="css/draw_certificate.css")

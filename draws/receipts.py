@@ -2,15 +2,9 @@
 page (printed by the browser) and as a PDF (WeasyPrint). Both render draws/_receipt.html, so
 they carry the same content: never the member's ID number."""
 
-from functools import cache
-
-import segno
 import weasyprint
-from django.conf import settings
-from django.contrib.staticfiles import finders
-from django.template.loader import render_to_string
-from django.utils.safestring import SafeString, mark_safe
 
+from core.pdf import qr_svg, render_pdf
 from draws.models import Activation
 
 # What a receipt shows, loaded with the activation in one query.
@@ -21,27 +15,13 @@ RECEIPT_RELATED = ("member", "draw", "draw__property", "draw__series__promotion"
 _ROLL_PAGE = "@page { size: 80mm 1000mm; margin: 3mm }"
 
 
-def receipt_qr_svg(activation: Activation) -> SafeString:
-    """The receipt number as a QR code (a full QR symbol, never Micro QR, which phones and most
-    desk scanners cannot read), as inline SVG that scales to the CSS width."""
-    qr = segno.make_qr(activation.receipt_number, error="m")
-    # segno writes only path data for the modules: nothing from the input is echoed as markup.
-    return mark_safe(qr.svg_inline(border=4, omitsize=True, svgclass="qr", lineclass="qr-line"))  # noqa: S308
-
-
 def receipt_context(activation: Activation) -> dict:
     return {
         "activation": activation,
         "draw": activation.draw,
         "member": activation.member,
-        "qr_svg": receipt_qr_svg(activation),
+        "qr_svg": qr_svg(activation.receipt_number),
     }
-
-
-@cache
-def _stylesheets() -> tuple[weasyprint.CSS, ...]:
-    path = finders.find("css/receipt.css")
-    return (weasyprint.CSS(filename=path), weasyprint.CSS(string=_ROLL_PAGE))
 
 
 def _cut_after_content(document: weasyprint.Document) -> None:
@@ -57,7 +37,10 @@ def _cut_after_content(document: weasyprint.Document) -> None:
 
 def receipt_pdf(activation: Activation) -> bytes:
     """The receipt as an 80 mm wide, one-page PDF, rendered without any network access."""
-    html = render_to_string("draws/receipt_pdf.html", receipt_context(activation))
-    document = weasyprint.HTML(string=html, base_url=str(settings.BASE_DIR)).render(stylesheets=list(_stylesheets()))
-    _cut_after_content(document)
-    return document.write_pdf()
+    return render_pdf(
+        "draws/receipt_pdf.html",
+        receipt_context(activation),
+        css="css/receipt.css",
+        extra_css=_ROLL_PAGE,
+        adjust=_cut_after_content,
+    )

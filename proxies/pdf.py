@@ -5,14 +5,10 @@ claim of a signature; a reprint of a registered nomination says when and by whom
 registered, after the signed original."""
 
 import re
-from functools import cache
 
-import weasyprint
-from django.conf import settings
-from django.contrib.staticfiles import finders
-from django.template.loader import render_to_string
 from django.utils import timezone
 
+from core.pdf import render_pdf
 from draws.models import Draw
 from members.identity import IdType
 from members.models import Member
@@ -105,11 +101,6 @@ def _context(*, participant: Member, draws: list[Draw], nominee: Nominee) -> dic
     }
 
 
-@cache
-def _stylesheet() -> weasyprint.CSS:
-    return weasyprint.CSS(filename=finders.find("css/proxy_form.css"))
-
-
 def proxy_form_pdf(nomination: ProxyNomination) -> bytes:
     """A registered nomination's form, reprinted."""
     return _pdf(form_context(nomination))
@@ -121,6 +112,5 @@ def draft_form_pdf(*, participant: Member, draw_ids, nominee: Nominee, clerk, at
 
 
 def _pdf(context: dict) -> bytes:
-    """An A4 PDF, rendered without network access (no fonts or images fetched)."""
-    html = render_to_string("proxies/form_pdf.html", context)
-    return weasyprint.HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf(stylesheets=[_stylesheet()])
+    """An A4 PDF."""
+    return render_pdf("proxies/form_pdf.html", context, css="css/proxy_form.css")

@@ -1,9 +1,7 @@
 import datetime as dt
 import html
-import io
 import re
 
-import pypdf
 import pytest
 import segno
 from django.contrib.staticfiles import finders
@@ -16,6 +14,7 @@ from draws.services import activation_create
 from draws.tests.factories import make_draw
 from members.tests.factories import MemberFactory, PointsEntryFactory
 from promotions.tests.factories import make_series
+from testing.pdf import pdf_fonts, pdf_pages, pdf_text
 
 pytestmark = pytest.mark.django_db
 
@@ -42,11 +41,6 @@ def activation(reference_data):
             now=DRAW_AT - dt.timedelta(hours=2),
         )
     return activation  # serials 13-19 of the draw, for Naledi Mokoena-1
-
-
-def pdf_text_and_pages(pdf: bytes) -> tuple[str, list]:
-    reader = pypdf.PdfReader(io.BytesIO(pdf))
-    return "\n".join(page.extract_text() for page in reader.pages), reader.pages
 
 
 def dark_modules(svg: str) -> set[tuple[int, int]]:
@@ -107,7 +101,7 @@ def test_the_receipt_pdf_is_80_mm_wide_with_the_serials_receipt_number_and_membe
 
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     assert response.content.startswith(b"%PDF-")
-    text, pages = pdf_text_and_pages(response.content)
+    text, pages = pdf_text(response.content), pdf_pages(response.content)
     assert len(pages) == 1
     width_mm = float(pages[0].mediabox.width) / MM
     height_mm = float(pages[0].mediabox.height) / MM
@@ -118,10 +112,11 @@ def test_the_receipt_pdf_is_80_mm_wide_with_the_serials_receipt_number_and_membe
     assert "Naledi Mokoena-1" in text
     assert "Valid for this draw only".upper() in text.upper()
     assert activation.member.id_number not in text
+    assert pdf_fonts(response.content) == {"Desk-Mono", "Desk-Mono-Bold"}  # static/css/pdf_fonts.css
 
 
 def test_the_receipt_pdf_renders_without_a_request(activation):
-    text, _ = pdf_text_and_pages(receipt_pdf(activation))
+    text = pdf_text(receipt_pdf(activation))
     assert activation.receipt_number in text
 
 

@@ -6,7 +6,6 @@ import io
 import json
 import re
 
-import pypdf
 import pytest
 from django.conf import settings
 from django.urls import reverse
@@ -16,6 +15,7 @@ from draws.record import draw_record_files
 from draws.tests.builders import pin_seed
 from draws.tests.record_helpers import CONDUCTOR, WITNESS, at, closed_draw, complete, electronic_picks, start
 from proxies.tests.factories import decline_on_record, nomination_on_record
+from testing.pdf import pdf_fonts, pdf_pages, pdf_text
 
 pytestmark = pytest.mark.django_db
 
@@ -51,10 +51,6 @@ def different_owners(draw):
 @pytest.fixture
 def drawn(running):
     return complete(running)
-
-
-def pdf_text(pdf: bytes) -> str:
-    return "\n".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(pdf)).pages)
 
 
 @pytest.mark.parametrize("name", ["record", "record_json", "record_entries", "record_verify", "certificate"])
@@ -138,7 +134,9 @@ def test_the_certificate_carries_the_hashes_the_seed_and_the_masked_winners(draw
         assert pick.member.last_name not in text  # never the surname
     assert "Witness: " + WITNESS in text and "Conducted by: " + CONDUCTOR in text
     # One sheet: the pick list grows with the automatic redraws this seed happens to make.
-    assert len(pypdf.PdfReader(io.BytesIO(response.content)).pages) <= 2
+    assert len(pdf_pages(response.content)) <= 2
+    # The project's fonts (static/css/pdf_fonts.css): the hashes in Desk Mono.
+    assert pdf_fonts(response.content) == {"Desk-Sans", "Desk-Sans-Bold", "Desk-Mono"}
 
 
 def test_the_certificate_of_a_running_draw_keeps_the_seed_for_later(running, manager):

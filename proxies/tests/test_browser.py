@@ -1,10 +1,8 @@
 """The Rewards desk in a real Chromium: a card swipe, a proxy typed in, the proxy form printed."""
 
 import datetime as dt
-import io
 import re
 
-import pypdf
 import pytest
 from django.urls import reverse
 from django.utils import timezone
@@ -19,6 +17,7 @@ from members.tests.factories import MemberFactory, PointsEntryFactory, sa_id_for
 from promotions.tests.factories import make_series
 from proxies.models import ProxyNomination
 from testing.browser import PASSWORD, browser_fixture, log_in, page_fixture  # noqa: F401
+from testing.pdf import pdf_text
 
 pytestmark = pytest.mark.browser
 
@@ -65,6 +64,6 @@ def test_the_desk_swipes_a_member_registers_a_proxy_and_prints_the_form(page, li
     link = page.get_by_role("link", name="Print the proxy form")
     response = page.request.get(link.get_attribute("href"))  # the clerk's session opens the PDF
     assert response.ok and response.headers["content-type"] == "application/pdf"
-    text = " ".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(response.body())).pages)
+    text = pdf_text(response.body(), flat=True)
     assert "Sipho Dlamini" in text and "Lerato Khumalo" in text
     assert nomination.nominee_id_number == nominee_id

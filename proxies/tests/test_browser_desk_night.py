@@ -4,10 +4,8 @@ form is printed, then registered once signed. Enter on the activation page activ
 phone's 390 px the header keeps Log out on screen."""
 
 import datetime as dt
-import io
 import re
 
-import pypdf
 import pytest
 from django.urls import reverse
 from django.utils import timezone
@@ -22,6 +20,7 @@ from members.tests.factories import MemberFactory, PointsEntryFactory
 from promotions.tests.factories import make_series
 from proxies.models import ProxyNomination
 from testing.browser import PASSWORD, browser_fixture, log_in, page_fixture  # noqa: F401
+from testing.pdf import pdf_text
 
 pytestmark = pytest.mark.browser
 
@@ -73,7 +72,7 @@ def test_a_proxys_swipe_fills_the_nominee_then_the_form_is_printed_and_registere
     href = page.get_by_role("link", name="Print the form").get_attribute("href")
     printed = page.request.get(href)  # the clerk's session opens the form to print
     assert printed.ok and printed.headers["content-type"] == "application/pdf"
-    text = " ".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(printed.body())).pages)
+    text = pdf_text(printed.body(), flat=True)
     assert "Ayanda Zulu" in text and "Not yet registered" in text
     assert not ProxyNomination.objects.exists()
 

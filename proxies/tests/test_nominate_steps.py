@@ -3,9 +3,7 @@ sending the form, a single draw is ticked already, and the form is printed and s
 anything is registered — the printed form never claims a signature or a registration."""
 
 import datetime as dt
-import io
 
-import pypdf
 import pytest
 import time_machine
 from django.urls import reverse
@@ -17,6 +15,7 @@ from members.tests.factories import MemberFactory, PointsEntryFactory, sa_id_for
 from promotions.tests.factories import make_series
 from proxies.drafts import SESSION_KEY
 from proxies.models import ProxyNomination
+from testing.pdf import pdf_text
 
 pytestmark = pytest.mark.django_db
 
@@ -44,10 +43,6 @@ def world(reference_data):
 
 def _url(name, member):
     return reverse(f"proxies:{name}", args=[member.pk])
-
-
-def _pdf_text(content: bytes) -> str:
-    return " ".join(" ".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(content)).pages).split())
 
 
 @time_machine.travel(NOW, tick=False)
@@ -152,7 +147,7 @@ def test_the_form_printed_to_sign_claims_no_signature_and_no_registration(desk, 
     desk.post(_url("member_nominate", world["member"]), {"draws": [world["draw"].pk], **TYPED})
     response = desk.get(_url("nominate_form_pdf", world["member"]))
     assert response["Content-Type"] == "application/pdf"
-    text = _pdf_text(response.content)
+    text = pdf_text(response.content, flat=True)
     assert "Sipho Dlamini" in text and "Lerato Khumalo" in text and world["draw"].name in text
     assert "*********" + NOMINEE_ID[-4:] in text and NOMINEE_ID not in text
     assert "Participant Proxy Clerk" in text  # the signature lines, blank
@@ -166,7 +161,7 @@ def test_the_reprint_of_a_registered_nomination_says_it_was_registered_after_the
     desk.get(_url("nominate_form_pdf", world["member"]))
     desk.post(_url("nominate_sign", world["member"]), SIGNED)
     nomination = ProxyNomination.objects.get()
-    text = _pdf_text(desk.get(reverse("proxies:nomination_pdf", args=[nomination.pk])).content)
+    text = pdf_text(desk.get(reverse("proxies:nomination_pdf", args=[nomination.pk])).content, flat=True)
     assert "Reprinted" in text and "Registered by" in text and "was signed by both" in text
     assert "Not yet registered" not in text
 

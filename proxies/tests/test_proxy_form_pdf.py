@@ -1,9 +1,7 @@
 """The proxy form: an A4 PDF both parties sign, with the promotion's proxy clauses."""
 
 import datetime as dt
-import io
 
-import pypdf
 import pytest
 import time_machine
 from django.urls import reverse
@@ -17,6 +15,7 @@ from proxies.models import ProxyNomination
 from proxies.pdf import proxy_clauses, proxy_form_pdf
 from proxies.services import proxy_nominate
 from proxies.tests.factories import desk_actor, nominee_for
+from testing.pdf import pdf_fonts, pdf_pages, pdf_text
 
 pytestmark = pytest.mark.django_db
 
@@ -77,14 +76,9 @@ def batch(reference_data):
         )
 
 
-def _text(pdf: bytes) -> tuple[str, list]:
-    reader = pypdf.PdfReader(io.BytesIO(pdf))
-    return "\n".join(page.extract_text() for page in reader.pages), reader.pages
-
-
 def test_the_form_holds_both_parties_masked_ids_the_draws_and_the_proxy_clauses(batch):
-    text, pages = _text(proxy_form_pdf(batch[0]))
-    flat = " ".join(text.split())
+    pdf = proxy_form_pdf(batch[0])
+    flat, pages = pdf_text(pdf, flat=True), pdf_pages(pdf)
     assert "Sipho Dlamini" in flat and "7100000001" in flat
     assert "Lerato Khumalo" in flat and "+27821234567" in flat
     assert "*********9087" in flat and "8001015009087" not in flat
@@ -96,6 +90,7 @@ def test_the_form_holds_both_parties_masked_ids_the_draws_and_the_proxy_clauses(
     assert "Winners are announced on the gaming floor" not in flat
     assert "Test promotion" in flat
     assert [tuple(round(float(x)) for x in page.mediabox[2:]) for page in pages] == [A4]
+    assert pdf_fonts(pdf) <= {"Desk-Sans", "Desk-Sans-Bold"}  # static/css/pdf_fonts.css
 
 
 def test_the_desk_reprints_the_form_later_even_once_revoked(desk, batch):
@@ -104,5 +99,5 @@ def test_the_desk_reprints_the_form_later_even_once_revoked(desk, batch):
     nomination.save()
     response = desk.get(reverse("proxies:nomination_pdf", args=[nomination.pk]))
     assert response["Content-Type"] == "application/pdf"
-    flat = " ".join(_text(response.content)[0].split())
+    flat = pdf_text(response.content, flat=True)
     assert "Lerato Khumalo" in flat and "Participant is here after all." in flat
