@@ -16,3 +16,7 @@ class CoreConfig(AppConfig):
         # Every table exists once migrate is done: grant the application's role its rights on them.
         post_migrate.connect(grant_app_role, sender=self, dispatch_uid="core.grant_app_role")
         auth.connect()
+        # The audit log's words for sign-in and staff accounts (core.audit_words).
+        from core import staff_audit_words
+
+        staff_audit_words.register()

@@ -4,7 +4,8 @@ names, and its data as "key: value" text instead of a Python dict.
 
 Core sits below every app and never imports them (config/tests/test_layers.py): objects are
 known here only by their label ("draws.draw"), their names read through the app registry, and
-their pages by URL name. An app that adds an audit action adds its words to ACTIONS.
+their pages by URL name. Each app registers the words of its objects and actions from its own
+audit_words module (register_object_kinds, register_actions, …); core keeps only the registry.
 """
 
 import datetime as dt
@@ -15,7 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from django.apps import apps
-from django.core.exceptions import FieldDoesNotExist
+from django.core.exceptions import FieldDoesNotExist, ImproperlyConfigured
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
@@ -43,110 +44,8 @@ class ObjectKind:
     perm: str = ""
 
 
-OBJECT_KINDS: dict[str, ObjectKind] = {
-    "draws.draw": ObjectKind(
-        "Draw", "draw", ("name",), lambda v: v["name"], "draws:detail", "draw_id", perm="draws.view_draw"
-    ),
-    "draws.activation": ObjectKind(
-        "Tickets (receipt)",
-        "activation",
-        ("receipt_number",),
-        lambda v: f"receipt {v['receipt_number']}",
-        "draws:receipt",
-        "activation_id",
-        perm="draws.view_activation",
-    ),
-    "draws.devicetoken": ObjectKind("Device (eHost, app)", "device", ("name",), lambda v: f"device {v['name']}"),
-    "members.member": ObjectKind(
-        "Member",
-        "member",
-        ("first_name", "last_name", "card_number"),
-        lambda v: f"{v['first_name']} {v['last_name']} ({v['card_number']})",
-        "members:detail",
-        "member_id",
-        perm="members.view_member",
-    ),
-    "members.exclusion": ObjectKind(
-        "Exclusion",
-        "exclusion",
-        ("full_name",),
-        lambda v: f"the exclusion of {v['full_name']}" if v["full_name"] else f"exclusion {v['pk']}",
-        "members:exclusions",
-        perm="members.view_exclusion",
-    ),
-    "members.importjob": ObjectKind(
-        "Import",
-        "import",
-        ("original_name",),
-        lambda v: f"the import of {v['original_name']}",
-        "members:import_detail",
-        "job_id",
-        perm="members.view_importjob",
-    ),
-    "members.property": ObjectKind("Property", "property", ("name",), lambda v: v["name"]),
-    "members.tier": ObjectKind("Tier", "tier", ("name",), lambda v: f"the {v['name']} tier"),
-    "members.staffprofile": ObjectKind(
-        "Staff property", "staff property", ("user__username",), lambda v: f"the property of {v['user__username']}"
-    ),
-    "promotions.promotion": ObjectKind(
-        "Promotion",
-        "promotion",
-        ("name",),
-        lambda v: v["name"],
-        "promotions:detail",
-        "promotion_id",
-        perm="promotions.view_promotion",
-    ),
-    "promotions.drawseries": ObjectKind(
-        "Draw series",
-        "series",
-        ("name", "promotion_id", "promotion__name"),
-        lambda v: f"{v['name']} ({v['promotion__name']})",
-        "promotions:detail",
-        "promotion_id",
-        url_field="promotion_id",
-        perm="promotions.view_promotion",
-    ),
-    "proxies.proxynomination": ObjectKind(
-        "Proxy nomination",
-        "proxy nomination",
-        ("nominee_name",),
-        lambda v: f"the nomination of {v['nominee_name']}",
-        "proxies:nomination",
-        "nomination_id",
-        perm="proxies.view_proxynomination",
-    ),
-    "proxies.declineregistration": ObjectKind(
-        "Decline to be present",
-        "decline registration",
-        ("draw_id",),
-        lambda v: "a decline to be present",
-        "proxies:draw_register",
-        "draw_id",
-        url_field="draw_id",
-        perm="proxies.view_declineregistration",
-    ),
-    "prizes.prizeboard": ObjectKind(
-        "Prize board",
-        "prize board",
-        ("series__name", "series_id"),
-        lambda v: f"the prize board of {v['series__name']}",
-        "prizes:board",
-        "board_id",
-        perm="prizes.view_prizeboard",
-    ),
-    "prizes.prizeline": ObjectKind(
-        "Prize line",
-        "prize line",
-        ("words", "draw_id"),
-        lambda v: f"the prize line \u201c{v['words']}\u201d",
-        "prizes:draw",
-        "draw_id",
-        url_field="draw_id",
-        perm="prizes.view_prizeline",
-    ),
-    "auth.user": ObjectKind("Staff account", "user", ("username",), lambda v: f"the account {v['username']}"),
-}
+# object_type ("draws.draw") -> its kind; each app registers its own (register_object_kinds).
+OBJECT_KINDS: dict[str, ObjectKind] = {}
 
 # Data keys that hold the id of another object: named and linked like the event's own.
 RELATED_KEYS = {"draw": "draws.draw"}
@@ -199,201 +98,60 @@ class ActionWords:
     derive: Callable[[dict], dict] = field(default=lambda data: {})
 
 
-def _serial_count(data: dict) -> dict:
-    serials = data.get("serials")
-    if isinstance(serials, list) and len(serials) == 2 and all(isinstance(s, int) for s in serials):
-        return {"count": serials[1] - serials[0] + 1}
-    return {}
-
-
-def _winner_count(data: dict) -> dict:
-    return {"count": len(data["winners"])} if isinstance(data.get("winners"), list) else {}
-
-
-def _playing(data: dict) -> dict:
-    return {"state": "playing" if data.get("playing") else "not playing"} if "playing" in data else {}
-
-
-def _words(label: str, *says: str, derive=None) -> ActionWords:
+def words(label: str, *says: str, derive=None) -> ActionWords:
+    """An action's words, for an app's audit_words module: words("Draw moved", "moved {object}")."""
     return ActionWords(label, says, derive) if derive else ActionWords(label, says)
 
 
-ACTIONS: dict[str, ActionWords] = {
-    # Draws
-    "draw.scheduled": _words("Draw scheduled", "scheduled {object}"),
-    "draw.moved": _words(
-        "Draw moved", "moved {object} from {from} to {to} because {reason}", "moved {object} to {to}", "moved {object}"
-    ),
-    "draw.cancelled": _words("Draw cancelled", "cancelled {object} because {reason}", "cancelled {object}"),
-    "draw.entries_frozen": _words(
-        "Entries frozen",
-        "froze the entries of {object}: {entries} entrants, {tickets} tickets",
-        "froze the entries of {object}",
-    ),
-    "draw.started": _words("Draw started", "started {object}"),
-    "draw.witness_recorded": _words(
-        "Witness recorded", "recorded {witness} as the witness of {object}", "recorded the witness of {object}"
-    ),
-    "draw.picked": _words(
-        "Ticket picked", "picked serial {serial} (card {card_number}) in {object}", "made a pick in {object}"
-    ),
-    "draw.pick_outcome": _words(
-        "Pick outcome recorded",
-        "recorded the outcome of pick {k} (card {card_number}) in {object}",
-        "recorded a pick's outcome in {object}",
-    ),
-    "draw.winners_wanted_raised": _words(
-        "More winners wanted",
-        "raised the winners wanted in {object} from {from} to {to} (a finalist already held a place)",
-        "raised the winners wanted in {object}",
-    ),
-    "draw.serial_refused": _words(
-        "Keyed serial refused", "keyed serial {keyed} in {object}, refused: {reason}", "keyed a refused serial"
-    ),
-    "draw.completed": _words(
-        "Draw completed", "completed {object} with {count} winners", "completed {object}", derive=_winner_count
-    ),
-    "draw.raps_list_uploaded": _words(
-        "Active-player list uploaded",
-        "replaced the active-player list of {object} with {file_name} because {reason}",
-        "uploaded the active-player list {file_name} for {object}",
-        "uploaded an active-player list for {object}",
-    ),
-    "tickets.activated": _words(
-        "Tickets activated",
-        "activated {count} tickets for card {card_number} in {draw}",
-        "activated {count} tickets for card {card_number}",
-        "activated tickets ({object})",
-        derive=_serial_count,
-    ),
-    "device.token_created": _words("Device token created", "created a token for {object} at {property}"),
-    "device.revoked": _words("Device token revoked", "revoked the token of {object}"),
-    "device.restored": _words("Device token restored", "restored the token of {object}"),
-    # Promotions
-    "promotion.created": _words("Promotion created", "created the promotion {object}"),
-    "promotion.updated": _words("Promotion changed", "changed the promotion {object}"),
-    "promotion.seed_loaded": _words(
-        "Promotion loaded", "loaded the promotion {object} with {draws_added} draws", "loaded the promotion {object}"
-    ),
-    "series.created": _words("Draw series created", "created the draw series {object}"),
-    "series.updated": _words("Draw series changed", "changed the draw series {object}"),
-    # Proxies and declines
-    "proxy.nominated": _words(
-        "Proxy nominated",
-        "nominated {nominee} as the proxy of card {participant} in {draw}",
-        "nominated a proxy ({object})",
-    ),
-    "proxy.revoked": _words("Proxy revoked", "revoked {object} because {reason}", "revoked {object}"),
-    "decline.registered": _words(
-        "Decline to be present registered",
-        "registered that card {member} declines to be present at {draw}",
-        "registered a decline to be present",
-    ),
-    "decline.revoked": _words(
-        "Decline revoked",
-        "withdrew {object} with the member present (card {member}) because {reason}",
-        "revoked {object} because {reason}",
-        "revoked {object}",
-    ),
-    # Members
-    "member.signed_up": _words("Member signed up", "signed up {object}"),
-    "member.updated": _words("Member record changed", "changed the record of {object}"),
-    "member.viewed": _words("Member viewed", "viewed {object}"),
-    "member.activity_changed": _words(
-        "Member playing or not", "reported {object} as {state} at {property}", derive=_playing
-    ),
-    "exclusion.recorded": _words("Exclusion recorded", "recorded {object}"),
-    "exclusion.ended": _words("Exclusion ended", "ended {object} at {ends_at}", "ended {object}"),
-    # Imports
-    "import.queued": _words("Import uploaded", "uploaded {object} ({bytes} bytes)", "uploaded {object}"),
-    "import.completed": _words(
-        "Import completed", "completed {object}: {imported} of {rows} rows imported", "completed {object}"
-    ),
-    "import.rejected": _words("Import rejected", "rejected {object}: {errors} rows with errors", "rejected {object}"),
-    "import.restarted": _words("Import restarted", "restarted {object} after its worker stopped"),
-    "import.abandoned": _words("Import abandoned", "gave up {object} after {attempts} tries", "gave up {object}"),
-    "import.file_purged": _words("Import file deleted", "deleted the file of {object}"),
-    # Sign-in and staff accounts
-    "auth.logged_in": _words("Signed in", "signed in"),
-    "auth.logged_out": _words("Signed out", "signed out"),
-    "auth.login_failed": _words("Sign-in failed", "failed to sign in as {username}", "failed to sign in"),
-    "auth.locked_out": _words(
-        "Locked out",
-        "paused signing in as {username} from {ip} for {paused_for} after too many wrong passwords",
-        "paused signing in as {username} for {paused_for} after too many wrong passwords",
-        "locked out {username} after too many failed sign-ins",
-    ),
-    "auth.unlocked": _words(
-        "Sign-in pause lifted",
-        "lifted every sign-in pause of the account {username}",
-        "lifted every sign-in pause of the address {ip}",
-    ),
-    "auth.password_changed": _words("Password changed", "changed their password"),
-    "auth.password_change_failed": _words(
-        "Wrong password when changing it", "gave a wrong current password when changing their password"
-    ),
-    "auth.password_change_paused": _words(
-        "Password change paused",
-        "had changing their password paused for {paused_for} after too many wrong current passwords",
-    ),
-    "user.created": _words("Staff account created", "created {object}"),
-    "user.changed": _words("Staff account changed", "changed {object}"),
-    "user.deleted": _words("Staff account deleted", "deleted the account {was}", "deleted {object}"),
-    "user.groups_changed": _words("Roles changed", "changed the roles of {object}"),
-    "user.permissions_changed": _words("Permissions changed", "changed the permissions of {object}"),
-    "user.password_set": _words("Password set", "set the password of {object}"),
-    "staff_profile.created": _words("Staff property set", "set {object}"),
-    "staff_profile.changed": _words("Staff property changed", "changed {object}"),
-    # Reference data
-    "property.created": _words("Property created", "created the property {object}"),
-    "property.changed": _words("Property changed", "changed the property {object}"),
-    "property.deleted": _words("Property deleted", "deleted the property {was}", "deleted a property"),
-    "tier.created": _words("Tier created", "created {object}"),
-    "tier.changed": _words("Tier changed", "changed {object}"),
-    "tier.deleted": _words("Tier deleted", "deleted the tier {was}", "deleted a tier"),
-    # Prizes (issue 14)
-    "prize.board_created": _words("Prize board created", "created {object} ({game}, {slots} prizes)"),
-    "prize.board_saved": _words("Prize board changed", "changed {object}"),
-    "prize.lines_stored": _words("Prizes recorded", "recorded the prizes of pick {pick} of {object}"),
-    "prize.line_reversed": _words(
-        "Prize line corrected", "corrected {object} of {draw} by a reversing line because {reason}"
-    ),
-    "prize.game_event": _words("Stage game turn recorded", "recorded pick {pick}'s turn in the game of {object}"),
-    "prize.game_finished": _words("Stage game finished", "finished the game of {object}: {lines} prize lines"),
-    "prize.wild_card_bin": _words("Wild card bin recorded", "recorded bin {bin} drawn by hand for {object}"),
-    # Jackpots (prizes.progressives): every change names the draw that caused it.
-    "progressive.created": _words("Jackpot created", "created the jackpot {object}"),
-    "progressive.grow": _words("Jackpot grew", "grew {object}: {words}", "grew {object}"),
-    "progressive.won": _words("Jackpot won", "paid {object}: {words}", "paid {object}"),
-    "progressive.reset": _words(
-        "Jackpot back to base", "put {object} back to base: {words}", "put {object} back to base"
-    ),
-    "progressive.share_out": _words("Jackpot shared out", "shared {object} out: {words}", "shared {object} out"),
-    "progressive.set": _words("Jackpot amount set", "set {object}: {words}", "set {object}"),
-    "demo.seeded": _words("Demo data loaded", "loaded the demo members ({members_added} added)"),
-}
+# --- The registry --------------------------------------------------------------------------
+# Each app names its own objects, actions and system actors in its audit_words module, imported
+# from its AppConfig.ready() (as pretix's logentrytype_registry): core keeps only the machinery.
+# A second registration of the same key is a mistake (two apps claiming one code), refused at
+# startup rather than one silently replacing the other's words.
 
-# The action filter's groups: an action's first word names its area.
-AREAS = {
-    "draw": "Draws",
-    "tickets": "Draws",
-    "device": "Draws",
-    "promotion": "Promotions",
-    "series": "Promotions",
-    "proxy": "Proxies and declines",
-    "decline": "Proxies and declines",
-    "member": "Members",
-    "exclusion": "Members",
-    "import": "Imports",
-    "auth": "Sign-in and staff",
-    "user": "Sign-in and staff",
-    "staff_profile": "Sign-in and staff",
-    "property": "Reference data",
-    "tier": "Reference data",
-    "demo": "Reference data",
-    "prize": "Prizes",
-    "progressive": "Prizes",
-}
+ACTIONS: dict[str, ActionWords] = {}  # "draw.moved" -> its words
+AREAS: dict[str, str] = {}  # an action's first word ("draw") -> the filter's group ("Draws")
+SYSTEM_ACTORS: dict[str, str] = {}  # Actor.system(name) -> who that is in words
+# Data keys that hold a model field's stored choice ("ehost"), shown in the field's words
+# ("eHost kiosk"): (object_type of the event or "", key) -> (model label, field name). The
+# choices are read through the app registry, so core keeps to its layer.
+VALUE_CHOICES: dict[tuple[str, str], tuple[str, str]] = {}
+
+
+class AlreadyRegistered(ImproperlyConfigured):
+    pass
+
+
+def _add(registry: dict, key, value, what: str) -> None:
+    if key in registry:
+        raise AlreadyRegistered(f"The audit {what} {key!r} is registered twice.")
+    registry[key] = value
+
+
+def register_object_kinds(kinds: dict[str, ObjectKind]) -> None:
+    for object_type, kind in kinds.items():
+        _add(OBJECT_KINDS, object_type, kind, "object kind")
+
+
+def register_actions(area: str, actions: dict[str, ActionWords]) -> None:
+    """`actions` shown in the filter under `area`; every action of one first word in one area."""
+    for code, action_words in actions.items():
+        prefix = code.partition(".")[0]
+        if AREAS.setdefault(prefix, area) != area:
+            raise AlreadyRegistered(f"The audit actions {prefix}.* are in {AREAS[prefix]!r}, not {area!r}.")
+        _add(ACTIONS, code, action_words, "action")
+
+
+def register_system_actors(actors: dict[str, str]) -> None:
+    for name, actor_words_ in actors.items():
+        _add(SYSTEM_ACTORS, name, actor_words_, "system actor")
+
+
+def register_value_choices(choices: dict[tuple[str, str], tuple[str, str]]) -> None:
+    """(object_type or "", data key) -> (model label, field name): see VALUE_CHOICES."""
+    for key, source in choices.items():
+        _add(VALUE_CHOICES, key, source, "value choice")
+    choice_words.cache_clear()
 
 
 def action_label(action: str) -> str:
@@ -410,7 +168,9 @@ def action_choices() -> list:
     for code, words in ACTIONS.items():
         groups[AREAS.get(code.partition(".")[0], "Other")].append((code, words.label))
     choices: list = [("", "Anything")]
-    for area, actions in groups.items():
+    # Areas come from every app, registered in the order of INSTALLED_APPS: named in the
+    # alphabet's order instead, which reads the same whatever order the apps start in.
+    for area, actions in sorted(groups.items()):
         every = (f"area:{area}", f"Everything in {area.lower()}")
         choices.append((area, [every, *sorted(actions, key=lambda choice: choice[1])]))
     return choices
@@ -423,16 +183,6 @@ def area_prefixes(area: str) -> list[str]:
 
 # --- Actors --------------------------------------------------------------------------------
 
-SYSTEM_ACTORS = {
-    "tick": "The system (scheduled)",
-    "import": "The import worker",
-    "import_members": "The member import command",
-    "import_points": "The points import command",
-    "feed": "The gaming-system feed",
-    "load_seed_promotions": "The promotion loader",
-    "seed_demo": "The demo loader",
-    "create_device_token": "The device token command",
-}
 DEVICE_TABLE = "draws.devicetoken"  # read through the app registry: devices belong to draws
 
 
@@ -608,22 +358,6 @@ def _value_text(key: str, value, object_type: str = "") -> str:
             parts.append(f"{name.replace('_', ' ')}: {text}")
         return "; ".join(parts)
     return str(value)
-
-
-# Data keys that hold a model field's stored choice ("ehost"), shown in the field's words
-# ("eHost kiosk"): (object_type of the event or "", key) -> (model label, field name). The
-# choices are read through the app registry, so core keeps to its layer.
-VALUE_CHOICES = {
-    ("", "channel"): ("draws.activation", "channel"),
-    ("", "method"): ("draws.draw", "method"),
-    ("", "outcome"): ("draws.drawpick", "outcome"),
-    ("", "pool"): ("draws.drawpick", "pool"),
-    ("", "win_once"): ("promotions.drawseries", "win_once_scope"),
-    ("", "id_type"): ("members.exclusion", "id_type"),
-    ("members.importjob", "kind"): ("members.importjob", "kind"),
-    ("members.exclusion", "kind"): ("members.exclusion", "kind"),
-    ("draws.devicetoken", "kind"): ("draws.devicetoken", "kind"),
-}
 
 
 @functools.cache

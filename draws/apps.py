@@ -5,6 +5,10 @@ class DrawsConfig(AppConfig):
     name = "draws"
 
     def ready(self) -> None:
+        # The audit log's words for draws, tickets and devices (core.audit_words).
+        from draws import audit_words
+
+        audit_words.register()
         # promotions learns about its series' draws through its registry, never by importing us.
         from draws.promotion_links import PROVIDER
         from promotions.draw_links import register_provider

@@ -5,6 +5,10 @@ class PrizesConfig(AppConfig):
     name = "prizes"
 
     def ready(self) -> None:
+        # The audit log's words for prize boards, lines and jackpots (core.audit_words).
+        from prizes import audit_words
+
+        audit_words.register()
         # draws never imports prizes: a blank required setting of a prize board reaches the
         # draw's Start refusal (the button, the manager's Start, the tick) through this registry.
         from draws.start_checks import register

@@ -5,6 +5,10 @@ class ProxiesConfig(AppConfig):
     name = "proxies"
 
     def ready(self) -> None:
+        # The audit log's words for nominations and declines (core.audit_words).
+        from proxies import audit_words
+
+        audit_words.register()
         # draws learns about nominations and declines through its registry, never by importing us.
         from draws.registers import register_provider
         from proxies.registers import PROVIDER

@@ -165,7 +165,16 @@ def test_every_action_of_the_product_has_words_and_an_area():
     ).stdout.split()
     codes = {line.split('"')[1] for line in found}
     codes |= {"import.restarted", "import.abandoned", "device.revoked", "device.restored"}
-    codes |= {f"{name}.{verb}" for name in ("property", "tier", "user") for verb in ("created", "changed", "deleted")}
+    # The admin's audited models (core.admin.AuditedAdmin) write {audit_name}.created/changed/deleted.
+    audited = subprocess.run(
+        ["grep", "-rhoE", r'audit_name = "[a-z_]+"', "--include=admin.py", "core", "members", "promotions", "draws"],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.splitlines()
+    names = {line.split('"')[1] for line in audited}
+    assert {"property", "tier", "user", "staff_profile"} <= names
+    codes |= {f"{name}.{verb}" for name in names for verb in ("created", "changed", "deleted")}
     assert codes - set(ACTIONS) == set()
     assert {code.partition(".")[0] for code in ACTIONS} <= set(AREAS)
 
@@ -207,3 +216,12 @@ def test_stored_choices_read_in_their_words_and_the_sentence_is_not_repeated(ref
     assert shown == {"Pick number": "2", "Outcome": "Redraw: already a winner of this draw"}
     activation = audit_log(actor=Actor(label="desk"), action="tickets.activated", data={"channel": "desk"})
     assert dict(details(activation)) == {"Channel": "VIP / Rewards desk"}
+
+
+def test_a_deleted_staff_property_is_named_by_who_it_was_for(db):
+    # The admin deletes a staff profile like any audited model (core.admin.AuditedAdmin).
+    event = audit_log(
+        actor=Actor(label="admin"), action="staff_profile.deleted", data={"was": "thandi at Gold Reef City"}
+    )
+    event.object_type, event.object_id = "members.staffprofile", "7"
+    assert sentence(event).text == "admin deleted the staff property of thandi at Gold Reef City."

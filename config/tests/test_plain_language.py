@@ -14,10 +14,10 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
+from config.tests.test_permissions import MATRIX, objects  # noqa: F401 (the fixture)
 from conftest import ROLES
 from core.models import AuditEvent
 from core.roles import STAGE_DISPLAY
-from core.tests.test_permissions import MATRIX, objects  # noqa: F401 (the fixture)
 
 APPS = ["core", "members", "promotions", "draws", "proxies", "prizes", "config"]
 # What a person must never read, in the page's visible text.

@@ -8,9 +8,9 @@ import pytest
 import time_machine
 from django.urls import reverse
 
+from config.tests.layout_checks import LAYOUT_PROBLEMS, LOW_CONTRAST
 from core.audit import Actor
 from core.roles import AUDITOR, CASH_DESK, PROMOTIONS_MANAGER, REWARDS_DESK
-from core.tests.layout_checks import LAYOUT_PROBLEMS, LOW_CONTRAST
 from draws.services import activation_create
 from draws.tests.factories import make_draw
 from members.tests.factories import MemberFactory, PointsEntryFactory

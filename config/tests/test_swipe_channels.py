@@ -18,7 +18,8 @@ from django.contrib.auth import authenticate
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-import core.tests.test_bad_input as bad_input
+import config.tests.test_bad_input as bad_input
+from config.tests.test_bad_input import objects  # noqa: F401 (the pages' fixture)
 from core.audit import Actor, audit_log
 from core.errors import DomainError
 from core.forms import SWIPE_REFUSED
@@ -26,7 +27,6 @@ from core.models import AuditEvent, SignInFailure
 from core.paging import query_without
 from core.roles import AUDITOR, PROMOTIONS_MANAGER, REWARDS_DESK
 from core.swipe import CARD_SWIPE, card_from_swipe, looks_like_swipe, mask_swipes
-from core.tests.test_bad_input import objects  # noqa: F401 (the pages' fixture)
 from draws import engine
 from draws.models import DrawPick
 from draws.tests.builders import SAST, closed_draw
