@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from core.errors import ERRORS, DomainError, ErrorCode
+from core.errors import ERRORS, DomainError, ErrorCode, _table
 
 API_STATUSES = {400, 403, 404, 409, 422, 429}
 # A code= that is not a plain string, where its value comes from: each must be accounted for.
@@ -94,6 +94,11 @@ def test_the_table_is_well_formed():
     assert all(e.code.isidentifier() and e.code == e.code.lower() for e in ERRORS.values())
     assert {e.status for e in ERRORS.values()} <= API_STATUSES
     assert all(e.meaning and "\n" not in e.meaning for e in ERRORS.values())
+
+
+def test_a_code_is_in_the_table_once():
+    with pytest.raises(ValueError, match="twice"):
+        _table(("no_tickets", 422, "the member has no tickets"), ("no_tickets", 409, "the draw takes no tickets"))
 
 
 def test_the_scan_finds_the_raise_sites(scan):
