@@ -15,7 +15,7 @@ from ninja.security import HttpBearer
 from pydantic import ConfigDict, StrictBool, StrictInt, StrictStr
 
 from core.audit import Actor, client_ip
-from core.errors import DomainError
+from core.errors import ERRORS, DomainError
 from draws.api_errors import DEFAULT_PROBLEM, clip
 from draws.models import Activation, DeviceKind, DeviceToken
 from draws.selectors import member_open_draws
@@ -52,52 +52,22 @@ api = NinjaAPI(
     "our side 500 `server_error`.",
 )
 
-# What each refusal code means, for the descriptions of the answers in the OpenAPI document.
-MEANINGS = {
-    "bad_request": "a field is missing, unknown, of the wrong type or out of range (nothing was looked up)",
-    "bad_json": "the body is not JSON",
-    "unauthorized": "missing, unknown or revoked device token",
-    "payload_too_large": "the body is over the size limit",
-    "server_error": "a fault on our side; it is logged and nothing was changed",
-    "unknown_card": "no member has this card number",
-    "unknown_draw": "there is no draw with this id",
-    "wrong_device": "this kind of device may not do this",
-    "wrong_property": "the device belongs to another property than the draw",
-    "not_active_on_floor": "the app activates only while the feed reports the member playing at the draw's "
-    "property, within PLAYING_FRESH_MINUTES",
-    "not_eligible": "the member may not enter this draw (the reason is for the Rewards desk, not the floor)",
-    "window_closed": "the draw is not taking tickets now",
-    "already_activated": "the member already activated for this draw",
-    "no_tickets": "the member has no tickets for this draw",
-    "bad_channel": "the channel sent is not the one this device's token activates as",
-    "is_proxy": "the member is a registered proxy of another participant in this draw and may not take part",
-    "rule_changed": "the draw's earning rule changed while the tickets were counted; send the request again",
-    "rule_unreadable": "the draw's earning rule cannot be read; the promotions manager must fix it",
+# The answers that are no rule's refusal: name -> (status, code, meaning). "bad_json" is the 400
+# flavour of "bad_request".
+TRANSPORT = {
+    "bad_request": (
+        422,
+        "bad_request",
+        "a field is missing, unknown, of the wrong type or out of range (nothing was looked up)",
+    ),
+    "bad_json": (400, "bad_request", "the body is not JSON"),
+    "unauthorized": (401, "unauthorized", "missing, unknown or revoked device token"),
+    "payload_too_large": (413, "payload_too_large", "the body is over the size limit"),
+    "server_error": (500, "server_error", "a fault on our side; it is logged and nothing was changed"),
 }
-STATUS_BY_CODE = {
-    "unknown_card": 404,
-    "unknown_draw": 404,
-    "not_eligible": 403,
-    "wrong_property": 403,
-    "not_active_on_floor": 403,
-    "window_closed": 409,
-    "already_activated": 409,
-    "no_tickets": 422,
-    "bad_channel": 422,
-    "wrong_device": 403,
-    "is_proxy": 403,
-    "rule_changed": 409,
-    "rule_unreadable": 409,
-}
-# Where each name of MEANINGS answers: (status, code). "bad_json" is the 400 flavour of "bad_request".
-ANSWERS = {
-    **{code: (status, code) for code, status in STATUS_BY_CODE.items()},
-    "bad_json": (400, "bad_request"),
-    "bad_request": (422, "bad_request"),
-    "unauthorized": (401, "unauthorized"),
-    "payload_too_large": (413, "payload_too_large"),
-    "server_error": (500, "server_error"),
-}
+# Where each name answers and what it means, for the OpenAPI document: a rule's refusal (a
+# DomainError) by its entry in the one error table, core.errors.ERRORS.
+ANSWERS = {**{e.code: (e.status, e.code, e.meaning) for e in ERRORS.values()}, **TRANSPORT}
 # What every operation can answer whatever it does.
 EVERY_OPERATION = ("unauthorized", "payload_too_large", "server_error")
 
@@ -112,8 +82,8 @@ def documented(success: dict[int, Any], *names: str) -> dict[str, Any]:
     answer, described by the codes behind it, so that the document says what the API does."""
     by_status: dict[int, list[str]] = {}
     for name in (*names, *EVERY_OPERATION):
-        status, code = ANSWERS[name]
-        by_status.setdefault(status, []).append(f"`{code}`: {MEANINGS[name]}")
+        status, code, meaning = ANSWERS[name]
+        by_status.setdefault(status, []).append(f"`{code}`: {meaning}")
     return {
         "response": {**success, **dict.fromkeys(by_status, Problem)},
         "openapi_extra": {"responses": {s: {"description": "; ".join(d)} for s, d in by_status.items()}},
@@ -131,7 +101,8 @@ NOT_ELIGIBLE = "Not eligible for this draw: please see the Rewards desk."
 @api.exception_handler(DomainError)
 def domain_error(request, error: DomainError):
     detail = NOT_ELIGIBLE if error.code == "not_eligible" else error.message
-    return _error(request, error.code, detail, STATUS_BY_CODE.get(error.code, 400))
+    entry = ERRORS.get(error.code)  # always there, but production logs an unknown code rather than fail
+    return _error(request, error.code, detail, entry.status if entry else 400)
 
 
 @api.exception_handler(AuthenticationError)
@@ -322,6 +293,8 @@ def open_draws(request, card_number: CardNumber):
         "unknown_card",
         "unknown_draw",
         "window_closed",
+        "not_published",
+        "raps_session",
         "already_activated",
         "rule_changed",
         "rule_unreadable",

@@ -148,7 +148,7 @@ def draw_start(
         raps = getattr(draw, "raps_list", None) if draw.method == DrawMethod.RAPS else None
         counted = None if raps else winner_counts.winners_wanted(draw)  # e.g. TH r69's 6 - places held
         if counted is not None and counted < 1:
-            raise DomainError("This draw has no winner left to pick.", code="cannot_start")
+            raise DomainError("This draw has no winner left to pick.", code="no_winner_left")
         draw.winners_wanted = raps.slot_quota + raps.table_quota if raps else counted or draw.series.winners_per_draw
         # A finalist draw's entrants all won the draws that carried them there (often the same
         # day): its win-once scope is the draw itself, or it could never have a winner.
@@ -501,7 +501,7 @@ def pick_outcome_record(
     if outcome not in MANAGER_OUTCOMES:
         raise DomainError("Choose present, proxy present, declined, no-show or disqualified.", code="bad_outcome")
     if outcome == PickOutcome.DISQUALIFIED and not reason:
-        raise DomainError("Say why the winner is disqualified.", code="reason_required")
+        raise DomainError("Say why the winner is disqualified.", code="no_reason")
     if outcome == PickOutcome.PRESENT and not id_type_seen:
         # The conductor checks the winner's ID against the card before the win stands.
         raise DomainError(PRESENT_NEEDS_ID_TYPE, code="id_type_required")
@@ -605,7 +605,7 @@ def draw_end_short(*, actor: Actor, draw_id: int, reason: str, now: dt.datetime 
     now = now or timezone.now()
     reason = reason.strip()
     if not reason:
-        raise DomainError("Say why the draw ends before it has all its winners.", code="reason_required")
+        raise DomainError("Say why the draw ends before it has all its winners.", code="no_reason")
     with transaction.atomic():
         draw = _locked(draw_id, actor)
         refusal = draw.state(now).end_short_refusal

@@ -169,7 +169,7 @@ class ParsedList:
 class RapsListRefused(DomainError):
     """The uploaded list is refused whole; `line_errors` holds every bad row by line."""
 
-    def __init__(self, message: str, *, line_errors: Sequence[LineError] = (), code: str = "raps_list_refused"):
+    def __init__(self, message: str, *, line_errors: Sequence[LineError] = (), code: str):
         super().__init__(message, code=code)
         self.line_errors = list(line_errors)
 
@@ -210,7 +210,9 @@ def _check_header(records: Iterable[tuple[int, list[str]]]) -> None:
     first = next(iter(records), None)
     expected = ",".join(HEADER)
     if first is None:
-        raise RapsListRefused(f"The file is empty: expected the header {expected} and one line per player.")
+        raise RapsListRefused(
+            f"The file is empty: expected the header {expected} and one line per player.", code="raps_empty_list"
+        )
     line, cells = first
     if tuple(cell.strip().lower() for cell in cells) == HEADER:
         return
@@ -298,7 +300,9 @@ def raps_list_parse(text: str) -> ParsedList:
             )
         pending.append(_read_row(line, cells, seen))
     if not pending:
-        raise RapsListRefused("The file has the header but no players: upload the session's full list.")
+        raise RapsListRefused(
+            "The file has the header but no players: upload the session's full list.", code="raps_empty_list"
+        )
     safe_cards = {row.card_number for row in pending if row.card_number and not _UNSAFE.search(row.card_number)}
     members = _members_by_card(safe_cards)
     for row in pending:
@@ -311,6 +315,7 @@ def raps_list_parse(text: str) -> ParsedList:
             "(each is listed by line): nothing was uploaded. "
             "Correct them and upload the whole list again.",
             line_errors=errors,
+            code="raps_bad_rows",
         )
     return ParsedList(
         [RapsRow(r.line, r.card_number, r.pool, r.device_id, r.spend_cents, members[r.card_number]) for r in pending]
@@ -501,9 +506,9 @@ def raps_list_upload(
     The returned RapsList carries `.report` (an UploadReport) for the page."""
     now = now or timezone.now()
     reason = (reason or "").strip()
-    _check_whole(min_spend_cents, "minimum spend (in cents)", "raps_bad_min_spend")
-    _check_whole(slot_quota, "slot quota", "raps_bad_quota")
-    _check_whole(table_quota, "table quota", "raps_bad_quota")
+    _check_whole(min_spend_cents, "minimum spend (in cents)", code="raps_bad_min_spend")
+    _check_whole(slot_quota, "slot quota", code="raps_bad_quota")
+    _check_whole(table_quota, "table quota", code="raps_bad_quota")
     try:
         excluded = excluded_devices_parse("\n".join(excluded_devices))
     except ValueError as error:

@@ -170,7 +170,9 @@ def start(actor, draw, data):
     ):
         return f"{draw.name} has started."
     draw.refresh_from_db()
-    raise DomainError(engine.draw_start_refusal(draw, timezone.now()) or "This draw has already started.")
+    raise DomainError(
+        engine.draw_start_refusal(draw, timezone.now()) or "This draw has already started.", code="cannot_start"
+    )
 
 
 @run_action(WitnessForm)
@@ -215,4 +217,6 @@ def resume(actor, draw, data):
     made = draw.picks.count() - before
     if made:
         return f"{made} automatic redraws made; press again to go on."
-    raise DomainError("No pick was made: no entrant left can win. End the draw with the reason.")
+    raise DomainError(
+        "No pick was made: no entrant left can win. End the draw with the reason.", code="no_entrant_left"
+    )

@@ -297,7 +297,7 @@ def activation_create(
     if member is None:
         raise DomainError(f"No member has card number {card_number}.", code="unknown_card")
     if channel not in ACTIVATION_CHANNELS:
-        raise DomainError(f"Unknown channel {channel!r}: use ehost, app or desk.", code="bad_channel")
+        raise DomainError(f"Unknown channel {channel!r}: use ehost, app or desk.", code="unknown_channel")
     draw = (
         Draw.objects.select_related("series", "series__rule", "series__promotion", "property")
         .filter(pk=draw_id)
@@ -418,7 +418,7 @@ def _check_can_activate(draw: Draw, member: Member, channel: str, device: Device
             raise DomainError(
                 f"The desk prints tickets only for {', '.join(desk_tiers.values()) or 'no tier'} members "
                 "in this draw; send the member to an eHost.",
-                code="not_eligible",
+                code="desk_tier",
             )
 
 
@@ -431,13 +431,13 @@ def draw_tickets_refusal(
     if draw.method == DrawMethod.RAPS:
         return DomainError(
             "RAPS sessions pick players who are actively playing; there are no tickets to activate.",
-            code="no_tickets",
+            code="raps_session",
         )
     promotion = draw.series.promotion
     if promotion.status != PromotionStatus.PUBLISHED:
         return DomainError(
             f"{promotion.name} is {promotion.get_status_display().lower()}, not published: its draws take no tickets.",
-            code="window_closed",
+            code="not_published",
         )
     refusal = draw.state(now).tickets_refusal
     if refusal and point_to_open:

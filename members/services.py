@@ -81,7 +81,7 @@ def member_sign_up(
     _refuse_existing_member(identity.number)
     refusals = person_refusals(id_number=identity.number, date_of_birth=identity.date_of_birth, at=timezone.now())
     if refusals:
-        raise DomainError("Sign-up refused. " + " ".join(refusals), code="not_eligible")
+        raise DomainError("Sign-up refused. " + " ".join(refusals), code="person_refused")
 
     with transaction.atomic():
         (card_number,) = card_numbers_issue(1)
@@ -268,7 +268,7 @@ def _member_identity_check(member: Member, cleaned: dict[str, Any]) -> dict[str,
     if identity_changed:
         refusals = person_refusals(id_number=identity.number, date_of_birth=identity.date_of_birth, at=timezone.now())
         if refusals:
-            raise DomainError("Correction refused. " + " ".join(refusals), code="not_eligible")
+            raise DomainError("Correction refused. " + " ".join(refusals), code="person_refused")
     return {"id_type": identity.id_type, "id_number": identity.number, "date_of_birth": identity.date_of_birth}
 
 

@@ -90,7 +90,9 @@ def progressive_grow(*, actor: Actor, draw_id: int) -> list[ProgressiveEntry]:
     with transaction.atomic():
         draw = Draw.objects.select_related("series").get(pk=draw_id)
         if draw.status != DrawStatus.DRAWN:
-            raise DomainError(f"{draw.name} has not finished: a jackpot grows only when its draw has closed.")
+            raise DomainError(
+                f"{draw.name} has not finished: a jackpot grows only when its draw has closed.", code="draw_not_closed"
+            )
         grown = []
         ids = Progressive.objects.filter(series_id=draw.series_id, increment_cents__gt=0).order_by("pk")
         for progressive_id in ids.values_list("pk", flat=True):
@@ -128,9 +130,11 @@ def progressive_win(*, actor: Actor, progressive_id: int, pick_id: int) -> Progr
         _of_series(progressive, draw)
         _not_shared_out(progressive)
         if pick.outcome not in WINNING_OUTCOMES:
-            raise DomainError(f"Pick {pick.k} of {draw.name} is not a winner: record the winner first.")
+            raise DomainError(
+                f"Pick {pick.k} of {draw.name} is not a winner: record the winner first.", code="not_winner"
+            )
         if draw.status not in (DrawStatus.RUNNING, DrawStatus.DRAWN):
-            raise DomainError(f"{draw.name} is not running: a jackpot is won on stage.")
+            raise DomainError(f"{draw.name} is not running: a jackpot is won on stage.", code="not_running")
         earlier = progressive.entries.filter(draw=draw, kind=Kind.WON).first()
         if earlier is not None:
             raise DomainError(f"{progressive.name} was already won at {draw.name}: once a draw.", code="won_already")
@@ -174,7 +178,7 @@ def progressive_reset(*, actor: Actor, progressive_id: int, draw_id: int, reason
     """A manager puts the progressive back to its base, with a reason (a win does it by itself)."""
     _require(actor, MANAGE_PERMISSION, "Only a promotions manager can put a jackpot back to its base.")
     if not reason.strip():
-        raise DomainError("Say why the jackpot goes back to its base.", code="reason_required")
+        raise DomainError("Say why the jackpot goes back to its base.", code="no_reason")
     with transaction.atomic():
         progressive = _lock(progressive_id)
         draw = Draw.objects.select_related("property").get(pk=draw_id)
@@ -197,7 +201,9 @@ def progressive_set(*, actor: Actor, progressive_id: int, draw_id: int, amount_c
         _of_series(progressive, draw)
         _not_shared_out(progressive)
         if progressive.increment_cents:
-            raise DomainError(f"{progressive.name} grows by its rule: its amount is not set by hand.")
+            raise DomainError(
+                f"{progressive.name} grows by its rule: its amount is not set by hand.", code="grows_by_rule"
+            )
         if draw.status not in (DrawStatus.SCHEDULED, DrawStatus.CLOSED):
             raise DomainError(f"{draw.name} has started: the jackpot is set before the draw.", code="too_late")
         change = amount_cents - progressive_value(progressive)
@@ -231,9 +237,9 @@ def progressive_share_out(*, actor: Actor, draw_id: int, pick_ids: list[int]) ->
             )
         picks = list(DrawPick.objects.filter(pk__in=pick_ids, draw=draw).order_by("seq"))
         if len(picks) != len(set(pick_ids)) or not picks:
-            raise DomainError(f"Name the winners of {draw.name} to share {progressive.name} among.")
+            raise DomainError(f"Name the winners of {draw.name} to share {progressive.name} among.", code="no_sharers")
         if any(pick.outcome not in WINNING_OUTCOMES for pick in picks):
-            raise DomainError("Only the draw's winners share the jackpot: record each winner first.")
+            raise DomainError("Only the draw's winners share the jackpot: record each winner first.", code="not_winner")
         value = progressive_value(progressive)
         each = value // len(picks)
         return _append(

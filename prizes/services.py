@@ -265,7 +265,7 @@ def prize_line_reverse(*, actor: Actor, line_id: int, reason: str) -> PrizeLine:
     amount, with the reason; the line itself is never changed (issue 14, item 7)."""
     reason = reason.strip()
     if not reason:
-        raise DomainError("Give the reason for the correction: it is kept on the prize record.", code="reason_required")
+        raise DomainError("Give the reason for the correction: it is kept on the prize record.", code="no_reason")
     user = actor.user
     if user is None or not user.has_perm("prizes.reverse_prizeline"):
         raise DomainError("Only a promotions manager corrects a prize line.", code="reverse_refused")

@@ -56,7 +56,7 @@ RULE_FIELDS = (*SCALAR_FIELDS, *TIER_FIELDS, "free_tickets_by_weekday")  # the E
 class RuleInvalid(DomainError):
     """Values refused on saving; `errors` pairs each stored field name with what is wrong."""
 
-    def __init__(self, errors: list[tuple[str, str]], *, code: str = "bad_rule") -> None:
+    def __init__(self, errors: list[tuple[str, str]], *, code: str) -> None:
         super().__init__(" ".join(message for _, message in errors), code=code)
         self.errors = errors
 
@@ -148,7 +148,7 @@ class RuleValues:
         except ValueError as error:
             errors.append(("free_tickets_by_weekday", str(error)))
         if errors:
-            raise RuleInvalid(errors)
+            raise RuleInvalid(errors, code="bad_rule")
         return cls(**parsed)
 
     def free_tickets_on(self, weekday: int) -> dict[str, int]:
@@ -187,7 +187,7 @@ def rule_values_validate(values: Mapping[str, object], *, tier_codes: Collection
     except RuleInvalid as error:
         errors += error.errors
     if errors:
-        raise RuleInvalid(errors)
+        raise RuleInvalid(errors, code="bad_rule")
     return parsed
 
 

@@ -89,7 +89,9 @@ def validate_rule(rule: EarningRule) -> None:
         or rule.bonus_per_visit
         or rule.period_kind == PeriodKind.NONE
     ):
-        raise DomainError("The rule gives no tickets: set points per ticket, free tickets or an equal count.")
+        raise DomainError(
+            "The rule gives no tickets: set points per ticket, free tickets or an equal count.", code="bad_rule"
+        )
 
 
 def series_save(*, actor: Actor, series: DrawSeries, eligible_tiers, desk_tiers, rule: EarningRule) -> DrawSeries:

@@ -220,7 +220,7 @@ def test_a_draw_of_an_unpublished_promotion_takes_no_tickets(draw, member, statu
     draw.series.promotion.save()
     with pytest.raises(DomainError, match="not published") as refused:
         activate(draw, at=at(9, 0))
-    assert refused.value.code == "window_closed"
+    assert refused.value.code == "not_published"
     assert not Draw.objects.accepting_tickets_at(at(9, 0)).exists()
 
 

@@ -13,11 +13,12 @@ import time_machine
 from django.test import Client
 
 from core.audit import Actor
+from draws.models import Draw
 from draws.services import device_token_create
 from draws.tests.test_api import DRAW_AT, IN_WINDOW, draw, member  # noqa: F401 (fixtures)
 from members.models import Member
 from members.tests.factories import ExclusionFactory, MemberFactory, PointsEntryFactory
-from promotions.models import EarningRule
+from promotions.models import DrawMethod, EarningRule, Promotion, PromotionStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -78,6 +79,14 @@ class Api:
         with time_machine.travel(DRAW_AT - dt.timedelta(minutes=5), tick=False):
             return self.activate()
 
+    def not_published(self):
+        Promotion.objects.filter(pk=self.draw.series.promotion_id).update(status=PromotionStatus.DRAFT)
+        return self.activate()
+
+    def raps_session(self):
+        Draw.objects.filter(pk=self.draw.pk).update(method=DrawMethod.RAPS)
+        return self.activate()
+
     def excluded(self):
         excluded = MemberFactory(card_number="5000000003")
         ExclusionFactory(id_type=excluded.id_type, id_number=excluded.id_number)
@@ -126,12 +135,14 @@ REPRESENTATIVE: dict[tuple[str, str, int, str], Callable[[Api], object]] = {
     ("post", ACTIVATIONS, 404, "unknown_card"): lambda api: api.activate(card="9999999999"),
     ("post", ACTIVATIONS, 404, "unknown_draw"): lambda api: api.activate(draw_id=999_999_999),
     ("post", ACTIVATIONS, 409, "window_closed"): Api.window_closed,
+    ("post", ACTIVATIONS, 409, "not_published"): Api.not_published,
     ("post", ACTIVATIONS, 409, "already_activated"): Api.already_activated,
     ("post", ACTIVATIONS, 409, "rule_changed"): Api.rule_changed,
     ("post", ACTIVATIONS, 409, "rule_unreadable"): Api.rule_unreadable,
     ("post", ACTIVATIONS, 413, "payload_too_large"): lambda api: api.too_large("POST", ACTIVATIONS),
     ("post", ACTIVATIONS, 422, "bad_request"): lambda api: api.activate(draw_id=True),
     ("post", ACTIVATIONS, 422, "no_tickets"): Api.no_points,
+    ("post", ACTIVATIONS, 422, "raps_session"): Api.raps_session,
     ("post", ACTIVATIONS, 422, "bad_channel"): lambda api: api.activate(channel="app"),
     ("post", ACTIVATIONS, 500, "server_error"): lambda api: api.broken("draws.api.activation_create", api.activate),
     ("put", ACTIVITY, 200, ""): lambda api: api.report(),

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from core.audit import Actor
-from draws.api import STATUS_BY_CODE
+from core.errors import ERRORS
 from draws.api_errors import DEFAULT_PROBLEM
 from draws.services import device_token_create
 from draws.tests.test_api import IN_WINDOW, draw, member  # noqa: F401 (fixtures)
@@ -26,7 +26,7 @@ from draws.tests.test_api import IN_WINDOW, draw, member  # noqa: F401 (fixtures
 pytestmark = pytest.mark.django_db
 
 CARD = "5000000001"
-KNOWN_CODES = set(STATUS_BY_CODE) | {code for code, _ in DEFAULT_PROBLEM.values()}
+KNOWN_CODES = set(ERRORS) | {code for code, _ in DEFAULT_PROBLEM.values()}
 METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
 
 FUZZ = settings(

@@ -48,7 +48,7 @@ def test_a_ten_tier_member_is_shown_the_reason_not_a_button(desk, draw, referenc
     assert "The desk prints tickets only for Queen, King, Ace members" in page
     # ... and the service agrees.
     refusal = activation_refusal(draw=draw, member=ten, channel=Channel.DESK, now=IN_WINDOW)
-    assert refusal is not None and refusal.code == "not_eligible"
+    assert refusal is not None and refusal.code == "desk_tier"
 
 
 @time_machine.travel(IN_WINDOW, tick=False)

@@ -66,10 +66,10 @@ def test_a_list_with_a_bom_and_a_header_in_capitals_is_read(reference_data):
 @pytest.mark.parametrize(
     ("text", "code", "says"),
     [
-        ("", "raps_list_refused", "The file is empty"),
+        ("", "raps_empty_list", "The file is empty"),
         ("6100000001,slot,A17,100\n", "raps_bad_header", "Line 1 must be the header"),
         ("card,type,machine,spend\n6100000001,slot,A17,100\n", "raps_bad_header", "Line 1 must be the header"),
-        (HEADER, "raps_list_refused", "no players"),
+        (HEADER, "raps_empty_list", "no players"),
         (HEADER + '6100000001,slot,"A17,100\n', "raps_not_csv", "Line 2 cannot be read as CSV"),
     ],
 )

@@ -170,7 +170,7 @@ def test_royal_flush_raps_session_refuses_activation(seed):
     points(player, 5000, sast(2024, 10, 19, 12, 0))
     with time_machine.travel(sast(2024, 10, 19, 17, 0), tick=False), pytest.raises(DomainError) as refused:
         activate(session, player)
-    assert refused.value.code == "no_tickets"
+    assert refused.value.code == "raps_session"
     assert "RAPS" in refused.value.message
 
 

@@ -145,7 +145,7 @@ def test_an_excluded_number_is_refused_as_at_sign_up(manager_actor, member):
     ExclusionFactory(id_number=number, reason="Order 17/2026.")
     with pytest.raises(DomainError, match=r"Correction refused\. Self-excluded .*Order 17/2026") as refused:
         member_update(actor=manager_actor, member_id=member.pk, id_number=number)
-    assert refused.value.code == "not_eligible"
+    assert refused.value.code == "person_refused"
     assert Member.objects.get(pk=member.pk).id_number == member.id_number
 
 

@@ -66,7 +66,7 @@ def test_a_guest_under_18_is_refused_with_the_date_they_turn_18(reference_data):
     born = years_before(timezone.localdate(), 17)
     with pytest.raises(DomainError, match="Under 18") as refused:
         sign_up(reference_data, id_number=sa_id_for(born))
-    assert refused.value.code == "not_eligible"
+    assert refused.value.code == "person_refused"
     assert not Member.objects.exists()
 
 
@@ -147,7 +147,7 @@ def test_it_refuses_an_excluded_sa_id_typed_as_another_document(picked, referenc
     ExclusionFactory(id_type="sa_id", id_number=EXCLUDED_SA_ID, reason="National self-exclusion register.")
     with pytest.raises(DomainError, match="National self-exclusion register") as refused:
         sign_up(reference_data, id_type=picked, id_number=EXCLUDED_SA_ID, date_of_birth=dt.date(1985, 5, 5))
-    assert refused.value.code == "not_eligible"
+    assert refused.value.code == "person_refused"
     assert not Member.objects.exists()
 
 

@@ -58,7 +58,7 @@ def _unfinished_same_day(progressive: Progressive, draw: Draw) -> Draw | None:
 
 
 def event_clean(board: PrizeBoard, raw: dict, pick) -> dict:
-    raise DomainError("Nothing is played on stage for the share-out: press Finish.", code="event_unreadable")
+    raise DomainError("Nothing is played on stage for the share-out: press Finish.", code="nothing_to_record")
 
 
 def turn_refusal(events: list[dict], pick) -> str | None:
@@ -109,7 +109,10 @@ def after_finish(actor, draw, board: PrizeBoard, events: list[dict]) -> None:
     stored = list(draw.prize_lines.filter(source=LineSource.SHARE_OUT).order_by("pick__seq"))
     entry = progressive_share_out(actor=actor, draw_id=draw.pk, pick_ids=[line.pick_id for line in stored])
     if any(line.amount_cents != entry.data["each_cents"] for line in stored):
-        raise DomainError(f"{entry.progressive.name} changed while the share-out was finished: finish it again.")
+        raise DomainError(
+            f"{entry.progressive.name} changed while the share-out was finished: finish it again.",
+            code="progressive_changed",
+        )
 
 
 CONDUCTED = Conducted(
