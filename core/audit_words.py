@@ -145,6 +145,15 @@ OBJECT_KINDS: dict[str, ObjectKind] = {
         url_field="draw_id",
         perm="prizes.view_prizeline",
     ),
+    "prizes.prizeletter": ObjectKind(
+        "Prize letter",
+        "prize letter",
+        ("number",),
+        lambda v: f"prize letter {v['number']}",
+        "prizes:letter",
+        "letter_id",
+        perm="prizes.view_prizeletter",
+    ),
     "auth.user": ObjectKind("Staff account", "user", ("username",), lambda v: f"the account {v['username']}"),
 }
 
@@ -361,6 +370,20 @@ ACTIONS: dict[str, ActionWords] = {
     "prize.game_event": _words("Stage game turn recorded", "recorded pick {pick}'s turn in the game of {object}"),
     "prize.game_finished": _words("Stage game finished", "finished the game of {object}: {lines} prize lines"),
     "prize.wild_card_bin": _words("Wild card bin recorded", "recorded bin {bin} drawn by hand for {object}"),
+    # Prize letters and payouts (issue 15)
+    "prize.letter_issued": _words(
+        "Prize letter issued", "issued {object} to card {card_number} for {draw}", "issued {object}"
+    ),
+    "prize.letter_voided": _words("Prize letter voided", "voided {object} because {reason}", "voided {object}"),
+    "prize.letter_reissued": _words(
+        "Prize letter reissued", "reissued letter {replaces} as {object} because {reason}", "reissued {object}"
+    ),
+    "prize.letter_expired": _words(
+        "Prize letter expired", "marked {object} expired: not collected by {expires}", "marked {object} expired"
+    ),
+    "prize.device_payout": _words(
+        "Prize paid at the device", "recorded {object} ({amount}) as paid at the device to card {card_number}"
+    ),
     # Jackpots (prizes.progressives): every change names the draw that caused it.
     "progressive.created": _words("Jackpot created", "created the jackpot {object}"),
     "progressive.grow": _words("Jackpot grew", "grew {object}: {words}", "grew {object}"),
