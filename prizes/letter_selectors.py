@@ -56,6 +56,8 @@ def member_wins(member: Member, *, limit: int = 50) -> list[dict]:
         .distinct()
         .order_by("-draw__scheduled_at", "-id")[:limit]
     )
+    if not picks:
+        return []
     letters: dict[int, PrizeLetter] = {}
     for letter in PrizeLetter.objects.filter(pick__in=picks).order_by("issued_at", "id"):
         letters[letter.pick_id] = letter

@@ -48,10 +48,11 @@ def letter_expires_at(pick: DrawPick) -> dt.datetime:
     return draw.series.promotion.collection_expires_at(draw.scheduled_at)
 
 
-def letter_issue_refusal(pick: DrawPick, now: dt.datetime) -> str | None:
+def letter_issue_refusal(pick: DrawPick, now: dt.datetime, *, live: PrizeLetter | None = ...) -> str | None:
     """Why the desk may not issue a letter for this winning pick now, or None: the page asks
     before offering "Issue letter", the service again under the pick's lock. (The card and the
-    ID presented are checked by the service, and the desk's property by both.)"""
+    ID presented are checked by the service, and the desk's property by both.) A page listing
+    a draw's winners passes each one's live letter (or None) it already read."""
     draw = pick.draw
     name = pick.member.full_name
     if draw.series.paid_at_device:
@@ -64,7 +65,8 @@ def letter_issue_refusal(pick: DrawPick, now: dt.datetime) -> str | None:
     if now >= expires_at:
         last_day = local_date(expires_at - dt.timedelta(microseconds=1))
         return f"The prizes of {draw.name} had to be collected by {last_day}: it is too late for a letter."
-    live = live_letter_of(pick)
+    if live is ...:
+        live = live_letter_of(pick)
     if live is not None:
         return (
             f"{name} already has letter {live.number} for this draw, issued {local_datetime(live.issued_at)}. "
@@ -341,20 +343,27 @@ def letter_from_scan(text: str) -> tuple[PrizeLetter | None, bool]:
 # --- Paid at the device (Royal Flush bonus jackpot sessions) --------------------------------------
 
 
-def device_payout_refusal(actor: Actor, line: PrizeLine) -> str | None:
-    """Why `actor` may not record `line` as paid at the device, or None."""
+def device_payout_refusal(
+    actor: Actor, line: PrizeLine, *, series=None, corrected: bool | None = None, payout: Payout | None = ...
+) -> str | None:
+    """Why `actor` may not record `line` as paid at the device, or None. A page listing many
+    lines passes what it already read (the draw's series, whether the line was corrected, its
+    payout or None); the service reads them itself."""
     if actor.user is None or not actor.user.has_perm("prizes.record_device_payout"):
         return "Only the promotions team records a prize paid at the device."
-    series = line.draw.series
+    series = series or line.draw.series
     if not series.paid_at_device:
         return f"Prizes of {series.name} are paid by letter at the cash desk, not at the device."
     if line.kind not in LETTER_KINDS:
         return "A place or entries is not paid out: nothing to record."
     if line.source == LineSource.REVERSAL or line.amount_cents <= 0:
         return "This line is a correction: there is nothing to pay."
-    if PrizeLine.objects.filter(reverses=line).exists():
+    if corrected is None:
+        corrected = PrizeLine.objects.filter(reverses=line).exists()
+    if corrected:
         return "This line was corrected: there is nothing to pay."
-    payout = Payout.objects.filter(prize_line=line).first()
+    if payout is ...:
+        payout = Payout.objects.filter(prize_line=line).first()
     if payout is not None:
         return f"Already paid, by {payout.paid_by} on {local_datetime(payout.paid_at)}."
     return None
