@@ -3,6 +3,8 @@ desk), read one (the desk, the cash desk, managers, auditors), void or reissue o
 record a prize paid at the device (the promotions team). Thin: selectors read, services change,
 and each button is offered only when its service's refusal says nothing."""
 
+import datetime as dt
+
 from django.contrib import messages
 from django.contrib.auth.decorators import permission_required
 from django.shortcuts import get_object_or_404, redirect, render
@@ -87,7 +89,7 @@ def letter_issue(request, pick_id: int):
         "lines": lines,
         "form": form,
         "refusal": refusal,
-        "expires_at": letter_services.letter_expires_at(pick),
+        "last_day": letter_services.letter_expires_at(pick) - dt.timedelta(microseconds=1),
     }
     return render(request, "prizes/letter_issue.html", context)
 
