@@ -11,7 +11,7 @@ COPY requirements.txt .
 RUN pip install -r requirements.txt
 COPY . .
 # collectstatic needs only settings that load; the real secrets come at run time.
-RUN SECRET_KEY=build ALLOWED_HOSTS=build DATABASE_URL=postgres://build@localhost/build \
+RUN SECRET_KEY=build ALLOWED_HOSTS=build PRIZE_LETTER_SECRET=build DATABASE_URL=postgres://build@localhost/build \
     python manage.py collectstatic --noinput \
     && useradd --system --uid 1000 promodesk && mkdir -p /app/var/media && chown -R promodesk /app/var
 USER promodesk

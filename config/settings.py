@@ -61,15 +61,29 @@ DEBUG = env_bool("DEBUG", False)
 
 SECRET_KEY = env_str("SECRET_KEY")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS")
+# The key of every prize letter's verification code (prizes.letter_codes: HMAC-SHA256 over the
+# letter's fields). Its own secret, not SECRET_KEY: rotating the session key must not make every
+# letter in the winners' hands fail at the cash desk, and whoever knows it can forge a letter.
+PRIZE_LETTER_SECRET = env_str("PRIZE_LETTER_SECRET")
 if PRODUCTION:
-    missing = [name for name, value in (("SECRET_KEY", SECRET_KEY), ("ALLOWED_HOSTS", ALLOWED_HOSTS)) if not value]
+    missing = [
+        name
+        for name, value in (
+            ("SECRET_KEY", SECRET_KEY),
+            ("ALLOWED_HOSTS", ALLOWED_HOSTS),
+            ("PRIZE_LETTER_SECRET", PRIZE_LETTER_SECRET),
+        )
+        if not value
+    ]
     if missing:
         raise ImproperlyConfigured(
-            f"Production mode needs {' and '.join(missing)} in the environment "
-            "(set APP_ENV=development for a local run)."
+            f"Production mode needs {', '.join(missing[:-1]) + ' and ' if len(missing) > 1 else ''}{missing[-1]} "
+            "in the environment (set APP_ENV=development for a local run)."
         )
 else:
     SECRET_KEY = SECRET_KEY or "insecure-key-for-development-and-tests-only"
+    # Fixed outside production: a test's expected code, and a demo letter, stay the same every run.
+    PRIZE_LETTER_SECRET = PRIZE_LETTER_SECRET or "insecure-prize-letter-key-for-development-and-tests-only"
     ALLOWED_HOSTS = ALLOWED_HOSTS or ["localhost", "127.0.0.1", "[::1]", "testserver"]
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 

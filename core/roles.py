@@ -29,6 +29,8 @@ ROLE_PERMISSIONS: dict[str, set[str]] = {
         "proxies.view_declineregistration",
         "proxies.add_declineregistration",
         "proxies.change_declineregistration",
+        "prizes.view_prizeletter",  # each winner's letter, on the draw's prizes and the member page
+        "prizes.add_prizeletter",  # issue a letter to the winner in person (issue 15)
     },
     PROMOTIONS_MANAGER: {
         "members.view_member",
@@ -61,10 +63,17 @@ ROLE_PERMISSIONS: dict[str, set[str]] = {
         "prizes.change_prizeboard",
         "prizes.view_prizeline",  # the prize record
         "prizes.reverse_prizeline",  # a correction is a reversing line, with the reason
+        "prizes.view_prizeletter",
+        "prizes.void_prizeletter",  # void or reissue a letter, with the reason
+        "prizes.view_payout",
+        "prizes.record_device_payout",  # RF bonus jackpot prizes paid at the device (r14, r29)
     },
     CASH_DESK: {
         # Cashiers check the winner's identity against the member record before paying out.
         "members.view_member",
+        "prizes.view_prizeletter",  # scan or key a letter
+        "prizes.view_payout",
+        "prizes.add_payout",  # pay a letter's lines (issue 15, Part 2)
     },
     AUDITOR: {
         # Read-only: every "view" permission the roles above use, and the audit log.
@@ -82,6 +91,8 @@ ROLE_PERMISSIONS: dict[str, set[str]] = {
         "prizes.view_progressive",
         "prizes.view_prizeboard",
         "prizes.view_prizeline",
+        "prizes.view_prizeletter",
+        "prizes.view_payout",
     },
     STAGE_DISPLAY: {
         # The stage screen and tonight's draws only: no member, no record, no button.

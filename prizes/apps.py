@@ -33,6 +33,8 @@ class PrizesConfig(AppConfig):
         panels.register("draw.prizes", "prizes_tags", "draw_prize_settings")
         # The conductor's game controls on the draw's run page (prizes/conduct.py).
         panels.register("draw.game", "prizes_tags", "draw_game")
+        # The member page shows the member's wins, letters and payouts (issue 15).
+        panels.register("member.prizes", "prizes_tags", "member_prizes")
         # The stage screen shows the game as it is played and the prize won (issue 14, item 8).
         from draws.stage import register_game_words
         from prizes.conduct import stage_game_words

@@ -26,6 +26,15 @@ def register() -> None:
                 url_field="draw_id",
                 perm="prizes.view_prizeline",
             ),
+            "prizes.prizeletter": ObjectKind(
+                "Prize letter",
+                "prize letter",
+                ("number",),
+                lambda v: f"prize letter {v['number']}",
+                "prizes:letter",
+                "letter_id",
+                perm="prizes.view_prizeletter",
+            ),
         }
     )
     register_actions(
@@ -51,5 +60,19 @@ def register() -> None:
             ),
             "progressive.share_out": words("Jackpot shared out", "shared {object} out: {words}", "shared {object} out"),
             "progressive.set": words("Jackpot amount set", "set {object}: {words}", "set {object}"),
+            # Prize letters and payouts (issue 15)
+            "prize.letter_issued": words(
+                "Prize letter issued", "issued {object} to card {card_number} for {draw}", "issued {object}"
+            ),
+            "prize.letter_voided": words("Prize letter voided", "voided {object} because {reason}", "voided {object}"),
+            "prize.letter_reissued": words(
+                "Prize letter reissued", "reissued letter {replaces} as {object} because {reason}", "reissued {object}"
+            ),
+            "prize.letter_expired": words(
+                "Prize letter expired", "marked {object} expired: not collected by {expires}", "marked {object} expired"
+            ),
+            "prize.device_payout": words(
+                "Prize paid at the device", "recorded {object} ({amount}) as paid at the device to card {card_number}"
+            ),
         },
     )

@@ -7,6 +7,7 @@ from decimal import Decimal, InvalidOperation
 from django import forms
 
 from core.forms import SwipeGuard
+from members.identity import IdType
 from prizes.games.best_hand import deck_refusal, parse_card
 from prizes.lines import LineKind
 from prizes.models import KIND_CHOICES, KIND_LABELS, PrizeBoard
@@ -232,3 +233,40 @@ class SlotAddForm(SwipeGuard, forms.Form):
         if data.get("kind") in (LineKind.PLACE, LineKind.ENTRIES) and data.get("amount") is not None:
             self.add_error("amount", "A place or entries have no amount: name the later draw instead.")
         return data
+
+
+# --- Prize letters (issue 15) -------------------------------------------------------------------
+
+
+class LetterIssueForm(SwipeGuard, forms.Form):
+    """The winner in person at the Rewards desk: their card swiped (a swipe becomes its card
+    number, never kept), the ID they show, its number typed from the document."""
+
+    card_fields = ("card",)
+    card = forms.CharField(
+        label="The winner's card (swipe it)",
+        max_length=200,
+        widget=forms.TextInput(attrs={"autofocus": True, "autocomplete": "off", "data-swipe": True}),
+        error_messages={"required": "Swipe the winner's card first: the letter is issued to the winner in person."},
+    )
+    id_type_seen = forms.ChoiceField(label="ID shown", choices=IdType.choices, initial=IdType.SA_ID)
+    id_number = forms.CharField(
+        label="ID number, as on the document",
+        max_length=30,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+        error_messages={"required": "Type the number of the ID the winner shows."},
+    )
+
+    def clean_card(self) -> str:
+        return self.cleaned_data["card"].strip()
+
+
+class LetterVoidForm(SwipeGuard, forms.Form):
+    ACTIONS = [("reissue", "Void and reissue: the winner gets a new letter"), ("void", "Void only")]
+    action = forms.ChoiceField(choices=ACTIONS, initial="reissue", widget=forms.RadioSelect)
+    reason = forms.CharField(
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 3, "autofocus": True, "class": "form-control"}),
+        label="Why (kept on the letter and in the audit log)",
+        error_messages={"required": "Say why the letter is voided: the reason is kept."},
+    )

@@ -477,3 +477,18 @@ class WildCardBin(models.Model):
 
     def __str__(self) -> str:
         return f"Bin {self.number} for draw {self.draw_id}"
+
+
+# --- Prize letters and payouts (issue 15; prizes/letter_models.py) ----------------------------
+
+from prizes.letter_models import (  # noqa: E402, F401  (Django finds an app's models through models.py)
+    LETTER_KINDS,
+    LIVE_STATUSES,
+    LetterCounter,
+    LetterLine,
+    LetterStatus,
+    Payout,
+    PayoutPlace,
+    PrizeLetter,
+    RenderState,
+)

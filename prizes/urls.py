@@ -1,6 +1,6 @@
 from django.urls import path
 
-from prizes import conduct_views, progressive_views, views
+from prizes import conduct_views, letter_views, progressive_views, views
 
 app_name = "prizes"
 urlpatterns = [
@@ -14,6 +14,10 @@ urlpatterns = [
     path("draws/<int:draw_id>/wild-card-bin/", conduct_views.wild_card_bin, name="wild_card_bin"),
     path("draws/<int:draw_id>/vault/", progressive_views.vault_prizes, name="vault"),
     path("lines/<int:line_id>/correct/", views.line_reverse, name="reverse"),
+    path("lines/<int:line_id>/paid-at-device/", letter_views.device_payout, name="device_payout"),
+    path("picks/<int:pick_id>/letter/", letter_views.letter_issue, name="letter_issue"),
+    path("letters/<int:letter_id>/", letter_views.letter_detail, name="letter"),
+    path("letters/<int:letter_id>/void/", letter_views.letter_void, name="letter_void"),
     path("record/", views.record, name="record"),
     path("record.csv", views.record_csv, name="record_csv"),
     path("progressives/", progressive_views.progressive_list, name="progressives"),

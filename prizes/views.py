@@ -20,10 +20,12 @@ from core.paging import page_of
 from draws.models import Draw
 from members.models import Property
 from members.staff import staff_act_refusal
-from prizes import board_slots, services
+from prizes import board_slots, letter_services, services
 from prizes.boards import boards_for_draw, missing_settings_of
 from prizes.forms import BoardForm, RecordFilterForm, ReverseForm, SlotAddForm
-from prizes.models import KIND_LABELS, SOURCE_LABELS, PrizeBoard, PrizeLine
+from prizes.letter_selectors import draw_letters
+from prizes.letter_services import letter_issue_refusal
+from prizes.models import KIND_LABELS, LIVE_STATUSES, SOURCE_LABELS, Payout, PrizeBoard, PrizeLine
 from prizes.record import draw_prizes, draw_totals, outcome_words, record_lines, record_totals
 from promotions.models import DrawSeries, Promotion
 
@@ -80,13 +82,38 @@ def board_detail(request, board_id: int):
     return render(request, "prizes/board.html", context)
 
 
-@permission_required("prizes.view_prizeline", raise_exception=True)
 def draw_record(request, draw_id: int):
+    # Managers and auditors read the prize record; the desk and the cash desk see it for the
+    # winners' letters (issue 15).
+    if not (request.user.has_perm("prizes.view_prizeline") or request.user.has_perm("prizes.view_prizeletter")):
+        raise PermissionDenied
     draw = get_object_or_404(Draw.objects.with_related(), pk=draw_id)
     actor = Actor.from_request(request)
     winners = draw_prizes(draw)
+    now = timezone.now()
+    letters = draw_letters(draw)
+    may_issue = request.user.has_perm("prizes.add_prizeletter") and not staff_act_refusal(
+        request.user, draw.property, what="prize letters", done="issued"
+    )
+    may_pay_device = draw.series.paid_at_device and request.user.has_perm("prizes.record_device_payout")
+    payouts = {p.prize_line_id: p for p in Payout.objects.filter(prize_line__draw=draw)}
+    corrected = {line.reverses_id for winner in winners for line in winner.lines if line.reverses_id}
     for winner in winners:
+        winner.pick.draw = draw  # the refusal reads the draw: no query per winner
+        winner.letter = letters.get(winner.pick.pk)
+        winner.letter_state = winner.letter.state(now) if winner.letter else None
+        live = winner.letter if winner.letter and winner.letter.status in LIVE_STATUSES else None
+        winner.issue_refusal = letter_issue_refusal(winner.pick, now, live=live) if may_issue else None
+        winner.may_issue = may_issue and winner.issue_refusal is None
+        winner.issue_note = winner.issue_refusal if live is None else None  # a live letter speaks for itself
         for line in winner.lines:
+            line.paid = payouts.get(line.pk)
+            line.may_pay_device = may_pay_device and (
+                letter_services.device_payout_refusal(
+                    actor, line, series=draw.series, corrected=line.pk in corrected, payout=line.paid
+                )
+                is None
+            )
             line.outcome_text = outcome_words(line.data) if line.source != "reversal" else ""
             line.kind_label = KIND_LABELS.get(line.kind, line.kind)
             line.source_label = SOURCE_LABELS.get(line.source, line.source)
@@ -98,6 +125,7 @@ def draw_record(request, draw_id: int):
         "winners": winners,
         "totals": draw_totals(draw),
         "boards": boards_for_draw(draw),
+        "show_letters": draw.state().is_complete and not draw.series.paid_at_device,
     }
     return render(request, "prizes/draw.html", context)
 

@@ -24,11 +24,44 @@ DATE = forms.DateInput(attrs={"type": "date"})
 
 
 class PromotionForm(GuardedModelForm):
+    # The collection rules (PRIZES.md §3): left empty, a promotion keeps what it had (15 days at
+    # the Cash Desk for a new one, as every seed but DayTime PlayTime says).
+    collection_days = forms.IntegerField(
+        label="Days to collect a prize after its draw",
+        min_value=1,
+        max_value=365,
+        required=False,
+        help_text="The prize letter expires at midnight ending this many days after the draw's date (15 in every "
+        "seed).",
+    )
+    collection_place = forms.CharField(
+        label="Where the winner collects",
+        max_length=200,
+        required=False,
+        help_text="As the prize letter says it, e.g. the Cash Desk; the casino where the prize was won is added.",
+    )
+
     class Meta:
         model = Promotion
-        fields = ["code", "name", "properties", "starts_on", "ends_on", "status", "rules_text"]
+        fields = [
+            "code",
+            "name",
+            "properties",
+            "starts_on",
+            "ends_on",
+            "status",
+            "rules_text",
+            "collection_days",
+            "collection_place",
+        ]
         widgets = {"starts_on": DATE, "ends_on": DATE, "properties": forms.CheckboxSelectMultiple}
         field_classes = {"starts_on": BoundedDateField, "ends_on": BoundedDateField}
+
+    def clean_collection_days(self):
+        return self.cleaned_data["collection_days"] or self.instance.collection_days or 15
+
+    def clean_collection_place(self):
+        return self.cleaned_data["collection_place"].strip() or self.instance.collection_place or "the Cash Desk"
 
 
 def _whole_field(label: str, low: int, high: int) -> forms.IntegerField:
@@ -83,6 +116,7 @@ class SeriesForm(GuardedModelForm):
             "proxies_close_minutes",
             "presentation_seconds",
             "one_selection_per_draw",
+            "paid_at_device",
         ]
         widgets = {"proxies_open": forms.TimeInput(attrs={"type": "time"})}
 

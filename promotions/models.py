@@ -30,6 +30,16 @@ class Promotion(models.Model):
     ends_on = models.DateField()
     rules_text = models.TextField(blank=True, help_text="The terms and conditions as published.")
     status = models.CharField(max_length=10, choices=PromotionStatus.choices, default=PromotionStatus.DRAFT)
+    # Collection (PRIZES.md §3): every seed gives the winner 15 days from the draw to collect, in
+    # person, at the casino where the prize was won; the desk's words name where at that casino.
+    collection_days = models.PositiveSmallIntegerField(
+        default=15, help_text="Days after the draw's date within which a winner collects the prize (15 in every seed)."
+    )
+    collection_place = models.CharField(
+        max_length=200,
+        default="the Cash Desk",
+        help_text="Where at the casino the winner collects, as the prize letter says (e.g. the Cash Desk).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -82,6 +92,13 @@ class Promotion(models.Model):
             names = ", ".join(s.name for s in stranded)
             return f"{self.name} has series at {where} ({names}): keep the property while its series are there."
         return None
+
+    def collection_expires_at(self, draw_at: dt.datetime) -> dt.datetime:
+        """The first instant a prize of a draw at `draw_at` can no longer be collected: midnight
+        (Johannesburg) ending the day `collection_days` after the draw's date. Until then the
+        winner may collect ("within 15 days of the draw"); stored in UTC like every time."""
+        last_day = timezone.localtime(draw_at).date() + dt.timedelta(days=self.collection_days)
+        return timezone.make_aware(dt.datetime.combine(last_day + dt.timedelta(days=1), dt.time()))
 
     def property_refusal(self, prop: Property) -> str | None:
         """Why a series at `prop` cannot belong to this promotion (it does not run there), or None."""
@@ -140,6 +157,11 @@ class DrawSeries(models.Model):
         default=False,
         help_text="A member is selected at most once per draw: picked again, whatever the first pick's outcome, "
         "they are redrawn (Fast Lane rule 117).",
+    )
+    paid_at_device = models.BooleanField(
+        default=False,
+        help_text="Prizes are paid where the winner plays, recorded by the staff member who paid, with no prize "
+        "letter (Royal Flush rules 14 and 29: bonus jackpot sessions).",
     )
 
     class Meta:

@@ -22,7 +22,7 @@ def _changes(instance, fields: list[str]) -> dict:
 
 def promotion_save(*, actor: Actor, promotion: Promotion, properties) -> Promotion:
     creating = promotion.pk is None
-    fields = ["code", "name", "starts_on", "ends_on", "status"]
+    fields = ["code", "name", "starts_on", "ends_on", "status", "collection_days", "collection_place"]
     try:
         promotion.full_clean()
     except ValidationError as error:
@@ -137,6 +137,7 @@ def series_save(*, actor: Actor, series: DrawSeries, eligible_tiers, desk_tiers,
                 "proxies_close_minutes",
                 "presentation_seconds",
                 "one_selection_per_draw",
+                "paid_at_device",
             ],
         )
         if "property_id" in changes and draw_links.has_live_draws(series):

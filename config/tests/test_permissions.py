@@ -86,7 +86,8 @@ MATRIX = {
     # Prizes (issue 14): boards filled in by managers, read by auditors; the prize record.
     "prizes:series_boards": (lambda o: {"series_id": o["series"].pk}, {PROMOTIONS_MANAGER, AUDITOR}),
     "prizes:board": (lambda o: {"board_id": o["board"].pk}, {PROMOTIONS_MANAGER, AUDITOR}),
-    "prizes:draw": (lambda o: {"draw_id": o["draw"].pk}, {PROMOTIONS_MANAGER, AUDITOR}),
+    # The desk and the cash desk see it for the winners' letters (issue 15).
+    "prizes:draw": (lambda o: {"draw_id": o["draw"].pk}, EVERYONE),
     "prizes:record": (None, {PROMOTIONS_MANAGER, AUDITOR}),
     # A manager's forms: a board's new prize, a vault draw's jackpots (GH r9), a jackpot back to base.
     "prizes:board_slot_add": (lambda o: {"board_id": o["board"].pk}, {PROMOTIONS_MANAGER}),
@@ -95,6 +96,11 @@ MATRIX = {
     "prizes:record_csv": (None, {PROMOTIONS_MANAGER, AUDITOR}),
     # The correction form (the matrix's line is of a running draw: the form, or why not).
     "prizes:reverse": (lambda o: {"line_id": o["prize_line"].pk}, {PROMOTIONS_MANAGER}),
+    # Prize letters (issue 15): the desk issues (the matrix's draw is not complete: the form's
+    # refusal), everyone reads a letter, a manager voids or reissues.
+    "prizes:letter_issue": (lambda o: {"pick_id": o["prize_line"].pick_id}, {REWARDS_DESK}),
+    "prizes:letter": (lambda o: {"letter_id": o["letter"].pk}, EVERYONE),
+    "prizes:letter_void": (lambda o: {"letter_id": o["letter"].pk}, {PROMOTIONS_MANAGER}),
 }
 # POST-only actions: (kwargs maker, roles allowed).
 POST_MATRIX = {
@@ -112,6 +118,8 @@ POST_MATRIX = {
     # A board's row buttons; posted empty: refused with the reason, back to the board.
     "prizes:board_slot_change": (lambda o: {"board_id": o["board"].pk}, {PROMOTIONS_MANAGER}),
     "proxies:decline_revoke": (lambda o: {"registration_id": o["decline"].pk}, {REWARDS_DESK}),
+    # Paid at the device (RF r14, r29); the matrix's series pays by letter: refused, back to the draw.
+    "prizes:device_payout": (lambda o: {"line_id": o["prize_line"].pk}, {PROMOTIONS_MANAGER}),
     # The proxy's swipe on the nomination form; posted empty: the piece of page saying so (200).
     "proxies:nominee_lookup": (lambda o: {"member_id": o["member"].pk}, {REWARDS_DESK}),
     # The stage game's buttons; posted empty: refused with the reason (no pick), back to the draw.
@@ -217,7 +225,22 @@ def _prize_objects(series) -> dict:
         pick_outcome_record(actor=MANAGER, draw_id=ran.pk, pick_id=pick.pk, outcome="present", id_type_seen="sa_id")
         spec = LineSpec(LineKind.CASH, 100_000, LineSource.BOARD, "Podium 1")
         [line] = prize_lines_store(actor=MANAGER, draw=ran, pick=pick, specs=[spec])
-    return {"board": board, "prize_line": line}
+    from prizes.models import PrizeLetter
+
+    letter = PrizeLetter.objects.create(
+        number="GRC-26-000001",
+        draw=ran,
+        pick=pick,
+        member=pick.member,
+        property=ran.property,
+        collection_place="the Cash Desk, Gold Reef City",
+        issued_at=at,
+        issued_by="desk",
+        id_type_seen="sa_id",
+        expires_at=at + dt.timedelta(days=16),
+        code="0" * 64,
+    )
+    return {"board": board, "prize_line": line, "letter": letter}
 
 
 def test_every_url_is_in_the_matrix():

@@ -34,6 +34,7 @@ def _production_setting(expression: str, **env) -> str:
         env={
             **clean,
             "SECRET_KEY": "x" * 50,
+            "PRIZE_LETTER_SECRET": "y" * 50,
             "ALLOWED_HOSTS": "desk.example.co.za",
             "DATABASE_URL": "postgres://x@127.0.0.1/x",  # production refuses to start without one
             **env,

@@ -8,7 +8,11 @@ from django.conf import settings
 
 
 def _load_settings(**env) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if k not in ("APP_ENV", "SECRET_KEY", "ALLOWED_HOSTS", "DEBUG")}
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("APP_ENV", "SECRET_KEY", "ALLOWED_HOSTS", "DEBUG", "PRIZE_LETTER_SECRET")
+    }
     return subprocess.run(
         [
             sys.executable,
@@ -26,11 +30,17 @@ def _load_settings(**env) -> subprocess.CompletedProcess:
 def test_production_refuses_to_start_without_secret_key_and_allowed_hosts():
     result = _load_settings()
     assert result.returncode != 0
-    assert "Production mode needs SECRET_KEY and ALLOWED_HOSTS" in result.stderr
+    assert "Production mode needs SECRET_KEY, ALLOWED_HOSTS and PRIZE_LETTER_SECRET" in result.stderr
+
+
+def test_production_refuses_to_start_without_the_prize_letter_key():
+    result = _load_settings(SECRET_KEY="x" * 50, ALLOWED_HOSTS="desk.example.co.za")
+    assert result.returncode != 0
+    assert "Production mode needs PRIZE_LETTER_SECRET" in result.stderr
 
 
 def test_production_starts_with_them_and_debug_off_and_secure_cookies():
-    result = _load_settings(SECRET_KEY="x" * 50, ALLOWED_HOSTS="desk.example.co.za")
+    result = _load_settings(SECRET_KEY="x" * 50, ALLOWED_HOSTS="desk.example.co.za", PRIZE_LETTER_SECRET="y" * 50)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["False", "True"]
 

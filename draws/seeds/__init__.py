@@ -66,6 +66,7 @@ class SeriesDef:
     proxies_close_minutes: int = 15
     one_selection: bool = False  # a member is selected at most once per draw (Fast Lane rule 117)
     presentation_seconds: int = 90  # every seed gives a winner 90 seconds to come forward
+    paid_at_device: bool = False  # prizes handed over where the winner plays, no letter (RF r14, r29)
     # {"2025-10-22 13:00": ("2025-10-21 13:00", "reason")}
     moves: dict[str, tuple[str, str]] = field(default_factory=dict)
     # A bin's own rate: {"20:00": 250, "21:00": 500} by draw time of day.
@@ -82,6 +83,11 @@ class PromotionDef:
     ends_on: str
     text_file: str
     series: list[SeriesDef]
+    # Collection (PRIZES.md §3): where at the casino the winner collects, within how many days of
+    # the draw; `collection_note` says what of it is assumed and is added to every series' assumptions.
+    collection_place: str = "the Cash Desk"
+    collection_days: int = 15
+    collection_note: str = ""
 
 
 def load_promotion(defn: PromotionDef, *, actor: Actor) -> tuple[Promotion, int]:
@@ -102,11 +108,13 @@ def load_promotion(defn: PromotionDef, *, actor: Actor) -> tuple[Promotion, int]
                     ends_on=dt.date.fromisoformat(defn.ends_on),
                     rules_text=(TEXTS / defn.text_file).read_text(encoding="utf-8"),
                     status=PromotionStatus.PUBLISHED,
+                    collection_days=defn.collection_days,
+                    collection_place=defn.collection_place,
                 ),
                 properties=list(Property.objects.filter(code__in=defn.properties)),
             )
         for sdef in defn.series:
-            series = _load_series(promotion, sdef, defn.properties[0], actor)
+            series = _load_series(promotion, sdef, defn.properties[0], actor, defn.collection_note)
             added += _load_draws(series, sdef, actor)
         if added:
             audit_log(
@@ -118,7 +126,9 @@ def load_promotion(defn: PromotionDef, *, actor: Actor) -> tuple[Promotion, int]
     return promotion, added
 
 
-def _load_series(promotion: Promotion, sdef: SeriesDef, default_property: str, actor: Actor) -> DrawSeries:
+def _load_series(
+    promotion: Promotion, sdef: SeriesDef, default_property: str, actor: Actor, collection_note: str = ""
+) -> DrawSeries:
     series = promotion.series.filter(code=sdef.code).first()
     if series is not None:
         return series
@@ -139,10 +149,11 @@ def _load_series(promotion: Promotion, sdef: SeriesDef, default_property: str, a
             proxies_close_minutes=sdef.proxies_close_minutes,
             one_selection_per_draw=sdef.one_selection,
             presentation_seconds=sdef.presentation_seconds,
+            paid_at_device=sdef.paid_at_device,
         ),
         eligible_tiers=list(Tier.objects.filter(code__in=sdef.tiers)),
         desk_tiers=list(Tier.objects.filter(code__in=sdef.desk_tiers)),
-        rule=EarningRule(**sdef.rule, assumptions=sdef.assumptions),
+        rule=EarningRule(**sdef.rule, assumptions=" ".join(filter(None, [sdef.assumptions, collection_note]))),
     )
 
 

@@ -12,6 +12,7 @@ PROMOTION = PromotionDef(
     starts_on="2025-09-01",
     ends_on="2025-09-30",
     text_file="emnotweni-daytime-playtime.txt",
+    collection_place="the Customer Service Desk",  # rule 25
     series=[
         SeriesDef(
             code="wed-1400-manual",

@@ -56,6 +56,9 @@ PROMOTION = PromotionDef(
     starts_on="2026-07-02",
     ends_on="2026-09-26",
     text_file="golden-horse-prive-powerplay.txt",
+    collection_place="the Cash Desk, with the prize letter from the Tsogo Rewards Desk",  # rules 9, 14-15
+    collection_note="Rule 15 has prizes collected 'from the Tsogo Rewards Desk' and rule 9 has the prize letter "
+    "redeemed at the Cash Desk for cash: the letter is issued at the Rewards Desk and paid at the Cash Desk.",
     series=[
         SeriesDef(
             code="thu-1300-midday",

@@ -57,6 +57,9 @@ PROMOTION = PromotionDef(
     starts_on="2026-07-01",
     ends_on="2026-09-30",
     text_file="grc-fast-lane-to-fortune.txt",
+    collection_place="the Cash Desk",
+    collection_note="Rules 115 and 127 name the casino where the prize was won but not the desk: prize letters "
+    "are paid at the Cash Desk of Gold Reef City.",
     series=[
         SeriesDef(
             code="wed-1300-equal",

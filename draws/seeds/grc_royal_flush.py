@@ -19,6 +19,9 @@ PROMOTION = PromotionDef(
     starts_on="2024-09-01",
     ends_on="2024-12-01",
     text_file="grc-royal-flush.txt",
+    collection_place="the Cash Desk",
+    collection_note="Rules 47, 65 and 77 name the casino where the prize was won but not the desk: prize letters "
+    "are paid at its Cash Desk, the Grand Finale's at Montecasino (rule 70).",
     series=[
         SeriesDef(
             code="wed-bonus-jackpot-raps",
@@ -26,6 +29,7 @@ PROMOTION = PromotionDef(
             schedule_text="Every Wednesday, 11 September to 27 November 2024, 18h00-19h00 and 20h00-21h00",
             draws=weekly(2, "2024-09-11", "2024-11-27", "18:00", "20:00"),  # rule 5
             method="raps",
+            paid_at_device=True,  # rule 14: paid at the device, no letter
             tiers=("QUEEN", "KING", "ACE"),  # rule 4
             desk_tiers=(),
             windows=DECLINE_REGISTER,
@@ -44,6 +48,7 @@ PROMOTION = PromotionDef(
             schedule_text="Every Saturday, 14 September to 30 November 2024, 16h00-17h00, 18h00-19h00 and 20h00-21h00",
             draws=weekly(5, "2024-09-14", "2024-11-30", "16:00", "18:00", "20:00"),  # rule 20
             method="raps",
+            paid_at_device=True,  # rule 29: paid at the device, no letter
             desk_tiers=(),
             windows=DECLINE_REGISTER,
             proxies_close_minutes=0,

@@ -39,6 +39,9 @@ PROMOTION = PromotionDef(
     starts_on="2025-10-01",
     ends_on="2025-12-31",
     text_file="grc-turn-up-the-heat.txt",
+    collection_place="the Cash Desk",
+    collection_note="Rules 19, 41, 61, 88 and 155 name the casino where the prize was won but not the desk: prize "
+    "letters are paid at the Cash Desk of Gold Reef City.",
     series=[
         SeriesDef(
             code="wed-1300-cash",

@@ -47,3 +47,37 @@ def draw_game(context, draw):
 def _vault_words(draw, vault: bool) -> list[str]:
     missing = vault_missing(draw) if vault else []
     return [f"Vault prizes: set {', '.join(missing)}."] if missing else []
+
+
+@register.inclusion_tag("prizes/_member_prizes.html", takes_context=True)
+def member_prizes(context, member):
+    """The member's wins, letters and payouts on the member page (core.panels slot
+    "member.prizes"; issue 15, items 4 and 9), with "Issue letter" where the desk may issue now."""
+    from django.utils import timezone
+
+    from members.staff import staff_may_act_at
+    from prizes.letter_models import LIVE_STATUSES
+    from prizes.letter_selectors import member_payouts, member_wins
+    from prizes.letter_services import letter_issue_refusal
+
+    perms = context.get("perms")
+    user = context.get("user")
+    if not (perms and perms["prizes"]["view_prizeletter"]):
+        return {"show": False}
+    now = timezone.now()
+    may_issue = bool(perms["prizes"]["add_prizeletter"])
+    wins = member_wins(member)
+    for win in wins:
+        pick, letter = win["pick"], win["letter"]
+        pick.member = member
+        win["state"] = letter.state(now) if letter else None
+        win["money"] = [line for line in win["lines"] if line.is_money()]
+        live = letter if letter and letter.status in LIVE_STATUSES else None
+        refusal = None
+        if may_issue and pick.draw.is_complete() and live is None:
+            refusal = letter_issue_refusal(pick, now, live=None)
+            if refusal is None and not staff_may_act_at(user, pick.draw.property_id):
+                refusal = f"Issued by the desk at {pick.draw.property.name}."
+        win["may_issue"] = may_issue and pick.draw.is_complete() and live is None and refusal is None
+        win["refusal"] = refusal
+    return {"show": True, "member": member, "wins": wins, "payouts": member_payouts(member)}

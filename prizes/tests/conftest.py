@@ -80,3 +80,14 @@ def seed(reference_data):
         return draw
 
     return load
+
+
+@pytest.fixture
+def won(complete):
+    """The complete draw; its first winner won R5,000 cash and R500 +Play; the second a place."""
+    draw, first, second = complete
+    from prizes.tests.letter_helpers import place, play, store
+
+    store(draw, first, cash(500_000), play(50_000))
+    store(draw, second, place())
+    return draw, first, second

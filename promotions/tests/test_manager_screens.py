@@ -222,3 +222,27 @@ def test_a_fixed_earning_period_needs_its_start(manager, reference_data):
     response = manager.post(reverse("promotions:series_new", args=[promotion.pk]), body)
     assert "A fixed earning period needs its start." in response.content.decode()
     assert not DrawSeries.objects.exists()
+
+
+def test_a_manager_sets_the_collection_rules_and_empty_keeps_them(manager, reference_data):
+    series = make_series()
+    promotion = series.promotion
+    data = {
+        "code": promotion.code,
+        "name": promotion.name,
+        "properties": [p.pk for p in promotion.properties.all()],
+        "starts_on": "2025-01-01",
+        "ends_on": "2099-12-31",
+        "status": promotion.status,
+        "rules_text": "",
+        "collection_days": "10",
+        "collection_place": "the Customer Service Desk",
+    }
+    assert manager.post(reverse("promotions:edit", args=[promotion.pk]), data).status_code == 302
+    promotion.refresh_from_db()
+    assert (promotion.collection_days, promotion.collection_place) == (10, "the Customer Service Desk")
+    manager.post(
+        reverse("promotions:edit", args=[promotion.pk]), data | {"collection_days": "", "collection_place": ""}
+    )
+    promotion.refresh_from_db()
+    assert (promotion.collection_days, promotion.collection_place) == (10, "the Customer Service Desk")

@@ -1,0 +1,67 @@
+"""Reads of prize letters (issue 15): which lines a winner collects by letter, each winner's
+letter in a draw, a member's letters and payouts. Pages and services both ask these."""
+
+from django.db.models import QuerySet
+
+from draws.models import Draw, DrawPick
+from members.models import Member
+from prizes.letter_models import LETTER_KINDS, LIVE_STATUSES, Payout, PrizeLetter
+from prizes.lines import LineSource
+from prizes.models import PrizeLine
+
+
+def letterable_lines(pick: DrawPick) -> QuerySet:
+    """The winner's lines of the draw a letter covers: money (cash, +Play, a vehicle, other),
+    never a place or entries; not a correction nor a line corrected (its reversal cancels it);
+    not on a live letter already and not paid (at the device, say)."""
+    return (
+        PrizeLine.objects.filter(pick=pick, kind__in=LETTER_KINDS, amount_cents__gt=0)
+        .exclude(source=LineSource.REVERSAL)
+        .filter(reversed_by__isnull=True, payout__isnull=True)
+        .exclude(letter_lines__live=True)
+        .order_by("id")
+    )
+
+
+def live_letter_of(pick: DrawPick) -> PrizeLetter | None:
+    return PrizeLetter.objects.filter(pick=pick, status__in=LIVE_STATUSES).first()
+
+
+def draw_letters(draw: Draw) -> dict[int, PrizeLetter]:
+    """The latest letter of each winner of the draw, by pick id (a voided one when it was not
+    reissued, so the desk sees it)."""
+    found: dict[int, PrizeLetter] = {}
+    for letter in PrizeLetter.objects.filter(draw=draw).order_by("issued_at", "id"):
+        found[letter.pick_id] = letter
+    return found
+
+
+def member_letters(member: Member, *, limit: int = 50) -> list[PrizeLetter]:
+    return list(PrizeLetter.objects.with_related().filter(member=member).order_by("-issued_at", "-id")[:limit])
+
+
+def member_payouts(member: Member, *, limit: int = 50) -> list[Payout]:
+    return list(
+        Payout.objects.select_related("prize_line", "prize_line__draw", "letter", "property")
+        .filter(prize_line__member=member)
+        .order_by("-paid_at", "-id")[:limit]
+    )
+
+
+def member_wins(member: Member, *, limit: int = 50) -> list[dict]:
+    """The member's winning picks, newest first, each with its money lines and latest letter."""
+    picks = list(
+        DrawPick.objects.filter(member=member, prize_lines__isnull=False)
+        .select_related("draw", "draw__series", "draw__series__promotion", "draw__property")
+        .distinct()
+        .order_by("-draw__scheduled_at", "-id")[:limit]
+    )
+    if not picks:
+        return []
+    letters: dict[int, PrizeLetter] = {}
+    for letter in PrizeLetter.objects.filter(pick__in=picks).order_by("issued_at", "id"):
+        letters[letter.pick_id] = letter
+    lines: dict[int, list[PrizeLine]] = {}
+    for line in PrizeLine.objects.filter(pick__in=picks).select_related("payout").order_by("id"):
+        lines.setdefault(line.pick_id, []).append(line)
+    return [{"pick": pick, "lines": lines.get(pick.pk, []), "letter": letters.get(pick.pk)} for pick in picks]
