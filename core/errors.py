@@ -192,6 +192,17 @@ ERRORS = _table(
     ("wild_card_bin_taken", 400, "the bin was drawn for the other wild card"),
     ("wild_card_no_bin", 400, "there is no such bin on the day"),
     ("wild_card_bin_not_drawn", 400, "the bin has not been drawn yet"),
+    # Prize letters and payouts.
+    ("letter_refused", 400, "the winner's letter cannot be issued (draw not complete, late, paid at the device, "
+     "no money line, or a live letter already)"),
+    ("letter_card_required", 400, "the winner's card was not swiped"),
+    ("letter_card_mismatch", 400, "the card swiped is not the winner's"),
+    ("letter_proxy", 403, "a letter is issued to the winner in person, never to a proxy"),
+    ("letter_id_type", 400, "the ID type is not one the desk accepts"),
+    ("letter_id_invalid", 400, "the ID number presented is not a valid number of its type"),
+    ("letter_id_mismatch", 400, "the ID presented is not the winner's"),
+    ("letter_void_refused", 400, "the letter cannot be voided (paid, voided or expired already)"),
+    ("payout_refused", 400, "the prize cannot be recorded as paid at the device"),
 )
 # fmt: on
 

@@ -230,7 +230,7 @@ def _locked_letter(letter_id: int) -> PrizeLetter:
 def _void(*, actor: Actor, letter_id: int, reason: str, now: dt.datetime) -> PrizeLetter:
     reason = (reason or "").strip()
     if not reason:
-        raise DomainError("Say why the letter is voided: the reason is kept on the letter.", code="reason_required")
+        raise DomainError("Say why the letter is voided: the reason is kept on the letter.", code="no_reason")
     letter = _locked_letter(letter_id)
     check_staff_property(actor, letter.property, **LETTERS)
     refusal = letter_void_refusal(actor, letter, now)

@@ -207,7 +207,7 @@ def test_a_void_needs_its_reason(won, desk_actor, manager_actor):
     letter = issue(desk_actor, first)
     with pytest.raises(DomainError) as caught:
         letters.letter_void(actor=manager_actor, letter_id=letter.pk, reason="  ")
-    assert caught.value.code == "reason_required"
+    assert caught.value.code == "no_reason"
     assert PrizeLetter.objects.get(pk=letter.pk).status == "issued"
 
 
