@@ -25,7 +25,7 @@ def reference_data(db):
 
 
 # Roles that act only at the properties of their staff profile (members.staff).
-PROPERTY_BOUND = {REWARDS_DESK, PROMOTIONS_MANAGER}
+PROPERTY_BOUND = {REWARDS_DESK, PROMOTIONS_MANAGER, CASH_DESK}  # the cash desk pays at its own (issue 15)
 EVERY_PROPERTY = object()
 
 

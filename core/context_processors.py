@@ -10,6 +10,7 @@ NAVIGATION = [
     ("Promotions", "promotions:list", "promotions.view_promotion"),
     ("Draws", "draws:list", "draws.view_draw"),
     ("Tonight", "draws:tonight", "draws.view_stage"),
+    ("Cash desk", "prizes:cash_desk", "prizes.add_payout"),
     ("Imports", "members:imports", "members.view_importjob"),
     ("Audit log", "audit", "core.view_auditevent"),
 ]

@@ -203,6 +203,16 @@ ERRORS = _table(
     ("letter_id_mismatch", 400, "the ID presented is not the winner's"),
     ("letter_void_refused", 400, "the letter cannot be voided (paid, voided or expired already)"),
     ("payout_refused", 400, "the prize cannot be recorded as paid at the device"),
+    # The cash desk (prizes/cash_desk.py).
+    ("payout_code_invalid", 400, "the letter's code does not match it: altered or not issued by us"),
+    ("payout_letter_voided", 400, "the letter was voided: it is not paid"),
+    ("payout_letter_expired", 400, "the letter expired: its prizes were not collected in time"),
+    ("payout_already_paid", 409, "the prize of the letter is already paid"),
+    ("payout_no_such_prize", 400, "the letter has no prize of the kind chosen"),
+    ("payout_id_type", 400, "the type of ID the winner shows is not one the cash desk accepts"),
+    ("payout_id_digits", 400, "the last four characters of the ID shown were not typed"),
+    ("payout_id_mismatch", 400, "the ID shown is not the winner's"),
+    ("payout_signature", 400, "the winner has not signed for receipt"),
 )
 # fmt: on
 

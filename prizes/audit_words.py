@@ -74,5 +74,12 @@ def register() -> None:
             "prize.device_payout": words(
                 "Prize paid at the device", "recorded {object} ({amount}) as paid at the device to card {card_number}"
             ),
+            # The cash desk (prizes.cash_desk): one entry per group paid, one when the letter is all paid.
+            "prize.cash_desk_payout": words(
+                "Prize paid at the cash desk",
+                "paid the {what} of {object} ({amount}) to card {card_number}, in person",
+                "paid {object}",
+            ),
+            "prize.letter_paid": words("Prize letter paid", "marked {object} paid: every prize on it collected"),
         },
     )

@@ -270,3 +270,25 @@ class LetterVoidForm(SwipeGuard, forms.Form):
         label="Why (kept on the letter and in the audit log)",
         error_messages={"required": "Say why the letter is voided: the reason is kept."},
     )
+
+
+class CashDeskPayForm(SwipeGuard, forms.Form):
+    """One group of a letter paid at the cash desk: the ID the winner shows, its last four
+    characters typed from the document (not a tick box), and their signature. Left optional here:
+    the service (prizes.cash_desk) refuses each missing piece in the cashier's words."""
+
+    id_type_seen = forms.ChoiceField(
+        label="ID shown",
+        choices=IdType.choices,
+        initial=IdType.SA_ID,
+        widget=forms.Select(attrs={"class": "form-select"}),
+    )
+    id_last_digits = forms.CharField(
+        label="Last 4 digits of the ID shown",
+        max_length=8,
+        required=False,
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "inputmode": "numeric", "spellcheck": "false", "size": 6, "maxlength": 8}
+        ),
+    )
+    signed = forms.BooleanField(label="The winner signed for receipt", required=False)

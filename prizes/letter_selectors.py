@@ -1,11 +1,14 @@
 """Reads of prize letters (issue 15): which lines a winner collects by letter, each winner's
 letter in a draw, a member's letters and payouts. Pages and services both ask these."""
 
+import datetime as dt
+
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from draws.models import Draw, DrawPick
 from members.models import Member
-from prizes.letter_models import LETTER_KINDS, LIVE_STATUSES, Payout, PrizeLetter
+from prizes.letter_models import LETTER_KINDS, LIVE_STATUSES, LetterStatus, Payout, PrizeLetter
 from prizes.lines import LineSource
 from prizes.models import PrizeLine
 
@@ -65,3 +68,28 @@ def member_wins(member: Member, *, limit: int = 50) -> list[dict]:
     for line in PrizeLine.objects.filter(pick__in=picks).select_related("payout").order_by("id"):
         lines.setdefault(line.pick_id, []).append(line)
     return [{"pick": pick, "lines": lines.get(pick.pk, []), "letter": letters.get(pick.pk)} for pick in picks]
+
+
+# --- The cash desk's start page (issue 15, item 9) ---------------------------------------------
+
+
+def payouts_today(property_ids: list[int] | None, now) -> list[Payout]:
+    """Today's payouts (Johannesburg day) at the properties (None: every property), newest first."""
+    start = timezone.localtime(now).replace(hour=0, minute=0, second=0, microsecond=0)
+    found = Payout.objects.select_related("prize_line", "letter", "letter__member", "property").filter(
+        paid_at__gte=start, paid_at__lt=start + dt.timedelta(days=1)
+    )
+    if property_ids is not None:
+        found = found.filter(property_id__in=property_ids)
+    return list(found.order_by("-paid_at", "-id"))
+
+
+def letters_expiring(property_ids: list[int] | None, now, *, days: int = 3) -> list[PrizeLetter]:
+    """Issued letters still payable whose last day is within `days` days (today included), soonest first."""
+    start = timezone.localtime(now).replace(hour=0, minute=0, second=0, microsecond=0)
+    found = PrizeLetter.objects.with_related().filter(
+        status=LetterStatus.ISSUED, expires_at__gt=now, expires_at__lte=start + dt.timedelta(days=days + 1)
+    )
+    if property_ids is not None:
+        found = found.filter(property_id__in=property_ids)
+    return list(found.order_by("expires_at", "id"))

@@ -256,9 +256,10 @@ def test_the_auditor_sees_the_latest_draws_with_links_to_their_records(user_for,
     assert reverse("audit") in records
 
 
-def test_the_cash_desk_is_told_what_it_can_do_until_prize_letters_exist(user_for, reference_data):
+def test_the_cash_desk_scans_a_letter_from_its_start_page(user_for, reference_data):
     content = page(login(user_for, CASH_DESK, "GRC"))
-    assert "Prize letters are not in the system yet" in content
+    assert "not in the system yet" not in content
+    assert 'id="scan-form"' in content and f'action="{reverse("prizes:cash_desk")}"' in content
     assert reverse("members:lookup") in content
     for other in ('id="desk-today"', 'id="manager-attention"', 'id="auditor-recent"'):
         assert other not in content

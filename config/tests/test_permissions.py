@@ -101,6 +101,9 @@ MATRIX = {
     "prizes:letter_issue": (lambda o: {"pick_id": o["prize_line"].pick_id}, {REWARDS_DESK}),
     "prizes:letter": (lambda o: {"letter_id": o["letter"].pk}, EVERYONE),
     "prizes:letter_void": (lambda o: {"letter_id": o["letter"].pk}, {PROMOTIONS_MANAGER}),
+    # The cash desk (issue 15, items 6 and 9): cashiers pay; the desk, managers and auditors read.
+    "prizes:cash_desk": (None, EVERYONE),
+    "prizes:cash_desk_letter": (lambda o: {"letter_id": o["letter"].pk}, EVERYONE),
 }
 # POST-only actions: (kwargs maker, roles allowed).
 POST_MATRIX = {
@@ -120,6 +123,8 @@ POST_MATRIX = {
     "proxies:decline_revoke": (lambda o: {"registration_id": o["decline"].pk}, {REWARDS_DESK}),
     # Paid at the device (RF r14, r29); the matrix's series pays by letter: refused, back to the draw.
     "prizes:device_payout": (lambda o: {"line_id": o["prize_line"].pk}, {PROMOTIONS_MANAGER}),
+    # A letter's payout; posted empty: refused with the reason (nothing paid), back to the letter.
+    "prizes:cash_desk_pay": (lambda o: {"letter_id": o["letter"].pk}, {CASH_DESK}),
     # The proxy's swipe on the nomination form; posted empty: the piece of page saying so (200).
     "proxies:nominee_lookup": (lambda o: {"member_id": o["member"].pk}, {REWARDS_DESK}),
     # The stage game's buttons; posted empty: refused with the reason (no pick), back to the draw.
@@ -277,9 +282,13 @@ def test_each_role_may_post_only_its_actions(role, client_for, objects):
 @pytest.mark.parametrize(
     ("role", "visible", "hidden"),
     [
-        (REWARDS_DESK, ["Member lookup", "Sign up a guest", "Exclusions", "Draws"], ["Imports", "Audit log"]),
+        (
+            REWARDS_DESK,
+            ["Member lookup", "Sign up a guest", "Exclusions", "Draws"],
+            ["Imports", "Audit log", "Cash desk"],
+        ),
         (PROMOTIONS_MANAGER, ["Member lookup", "Exclusions", "Imports", "Audit log"], ["Sign up a guest"]),
-        (CASH_DESK, ["Member lookup"], ["Sign up a guest", "Exclusions", "Imports", "Audit log", "Draws"]),
+        (CASH_DESK, ["Member lookup", "Cash desk"], ["Sign up a guest", "Exclusions", "Imports", "Audit log", "Draws"]),
         (AUDITOR, ["Member lookup", "Exclusions", "Imports", "Audit log"], ["Sign up a guest"]),
         (STAGE_DISPLAY, ["Tonight"], ["Member lookup", "Draws", "Exclusions", "Audit log", "Sign up a guest"]),
     ],

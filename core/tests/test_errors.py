@@ -16,9 +16,14 @@ PASSED_THROUGH = {
     ("draws/raps.py", "code"),  # _check_whole's code= keyword, scanned below
     ("members/services.py", "error.code or 'invalid_identity'"),  # members/identity.py's codes, scanned below
     ("prizes/board_slots.py", "refused.code"),  # re-raises another DomainError's code, itself checked
+    ("prizes/cash_desk.py", "refusal.code"),  # a Refusal's code=, scanned below
 }
 # Calls whose code= ends up in a DomainError: (file, called name).
-FEEDERS = {("draws/raps.py", "_check_whole"), ("members/identity.py", "ValidationError")}
+FEEDERS = {
+    ("draws/raps.py", "_check_whole"),
+    ("members/identity.py", "ValidationError"),
+    ("prizes/cash_desk.py", "Refusal"),
+}
 
 
 def _sources():
