@@ -16,7 +16,6 @@ from django.views.decorators.http import require_POST
 from core.audit import Actor
 from core.formats import rand_cents
 from core.forms import safe_text, submit
-from core.swipe import looks_like_swipe
 from members.staff import staff_property_ids
 from prizes import cash_desk, letter_codes
 from prizes.forms import CashDeskPayForm
@@ -25,14 +24,12 @@ from prizes.letter_selectors import letters_expiring, payouts_today
 from prizes.models import KIND_LABELS
 
 NOT_A_LETTER = "That is neither a prize letter's QR code nor a letter number (such as GRC-26-000123): scan it again."
-SWIPED = "That was a card swipe, not a letter: scan the QR code on the prize letter, or type its number."
 
 
 def _scan_refusal(text: str) -> tuple[PrizeLetter | None, str, str | None]:
     """(letter, scanned code, why not) for what was typed in the scan field."""
-    if looks_like_swipe(text) or not safe_text(text):
-        return None, "", SWIPED if looks_like_swipe(text) else NOT_A_LETTER
-    parsed = letter_codes.parse_scan(text)
+    # (A card swiped into the field arrives as its card number: core's middleware scrubs stripes.)
+    parsed = letter_codes.parse_scan(text) if safe_text(text) else None
     if parsed is None:
         return None, "", NOT_A_LETTER
     number, code = parsed
