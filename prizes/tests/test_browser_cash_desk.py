@@ -34,7 +34,7 @@ def _log_out(page) -> None:
 def test_the_cashier_scans_the_letter_pays_it_once_and_a_second_scan_is_refused(
     page, live_server, won, user_for, tmp_path
 ):
-    draw, first, _ = won
+    _, first, _ = won
     member = first.member
     page.set_viewport_size(VIEWPORT)
 
