@@ -10,6 +10,10 @@ NAVIGATION = [
     ("Promotions", "promotions:list", "promotions.view_promotion"),
     ("Draws", "draws:list", "draws.view_draw"),
     ("Tonight", "draws:tonight", "draws.view_stage"),
+    # Letters (issue 15): each role one link; the report links the other two for managers and auditors.
+    ("Prize letters", "prizes:letter_report", "prizes.view_prizeline"),
+    ("To collect", "prizes:uncollected", "prizes.add_prizeletter"),
+    ("Payouts", "prizes:payout_summary", "prizes.add_payout"),
     ("Imports", "members:imports", "members.view_importjob"),
     ("Audit log", "audit", "core.view_auditevent"),
 ]

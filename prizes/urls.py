@@ -1,6 +1,6 @@
 from django.urls import path
 
-from prizes import conduct_views, letter_views, progressive_views, views
+from prizes import conduct_views, letter_views, progressive_views, report_views, views
 
 app_name = "prizes"
 urlpatterns = [
@@ -18,6 +18,9 @@ urlpatterns = [
     path("picks/<int:pick_id>/letter/", letter_views.letter_issue, name="letter_issue"),
     path("letters/<int:letter_id>/", letter_views.letter_detail, name="letter"),
     path("letters/<int:letter_id>/void/", letter_views.letter_void, name="letter_void"),
+    path("letters/report/", report_views.letter_report, name="letter_report"),
+    path("cash-desk/summary/", report_views.payout_summary_page, name="payout_summary"),
+    path("uncollected/", report_views.uncollected, name="uncollected"),
     path("record/", views.record, name="record"),
     path("record.csv", views.record_csv, name="record_csv"),
     path("progressives/", progressive_views.progressive_list, name="progressives"),

@@ -101,6 +101,11 @@ MATRIX = {
     "prizes:letter_issue": (lambda o: {"pick_id": o["prize_line"].pick_id}, {REWARDS_DESK}),
     "prizes:letter": (lambda o: {"letter_id": o["letter"].pk}, EVERYONE),
     "prizes:letter_void": (lambda o: {"letter_id": o["letter"].pk}, {PROMOTIONS_MANAGER}),
+    # The letters' reports (issue 15, item 10): managers and auditors all; the desk its winners
+    # still to collect; the cash desk its payouts of the day.
+    "prizes:letter_report": (None, {PROMOTIONS_MANAGER, AUDITOR}),
+    "prizes:uncollected": (None, {REWARDS_DESK, PROMOTIONS_MANAGER, AUDITOR}),
+    "prizes:payout_summary": (None, {CASH_DESK, PROMOTIONS_MANAGER, AUDITOR}),
 }
 # POST-only actions: (kwargs maker, roles allowed).
 POST_MATRIX = {
