@@ -10,10 +10,11 @@ NAVIGATION = [
     ("Promotions", "promotions:list", "promotions.view_promotion"),
     ("Draws", "draws:list", "draws.view_draw"),
     ("Tonight", "draws:tonight", "draws.view_stage"),
-    # Letters (issue 15): each role one link; the report links the other two for managers and auditors.
-    ("Prize letters", "prizes:letter_report", "prizes.view_prizeline"),
-    ("To collect", "prizes:uncollected", "prizes.add_prizeletter"),
-    ("Payouts", "prizes:payout_summary", "prizes.add_payout"),
+    # The letters' reports (issue 15): one link, to the first page of the three the user may open
+    # (the letters report links the other two); the row must fit 1024 px for every role.
+    ("Prizes", "prizes:letter_report", "prizes.view_prizeline"),
+    ("Prizes", "prizes:uncollected", "prizes.add_prizeletter"),
+    ("Prizes", "prizes:payout_summary", "prizes.add_payout"),
     ("Imports", "members:imports", "members.view_importjob"),
     ("Audit log", "audit", "core.view_auditevent"),
 ]
@@ -23,9 +24,11 @@ def navigation(request):
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {"nav_items": []}
-    items = [
-        {"label": label, "url": reverse(name)} for label, name, permission in NAVIGATION if user.has_perm(permission)
-    ]
+    items, labels = [], set()
+    for label, name, permission in NAVIGATION:
+        if label not in labels and user.has_perm(permission):  # a label's first page the user may open
+            labels.add(label)
+            items.append({"label": label, "url": reverse(name)})
     # One active link: the longest address the page is under (/members/ is the lookup's, but a
     # page under /members/imports/ belongs to Imports alone).
     under = [item["url"] for item in items if request.path.startswith(item["url"])]

@@ -282,10 +282,22 @@ def test_each_role_may_post_only_its_actions(role, client_for, objects):
 @pytest.mark.parametrize(
     ("role", "visible", "hidden"),
     [
-        (REWARDS_DESK, ["Member lookup", "Sign up a guest", "Exclusions", "Draws"], ["Imports", "Audit log"]),
-        (PROMOTIONS_MANAGER, ["Member lookup", "Exclusions", "Imports", "Audit log"], ["Sign up a guest"]),
-        (CASH_DESK, ["Member lookup"], ["Sign up a guest", "Exclusions", "Imports", "Audit log", "Draws"]),
-        (AUDITOR, ["Member lookup", "Exclusions", "Imports", "Audit log"], ["Sign up a guest"]),
+        (
+            REWARDS_DESK,
+            ["Member lookup", "Sign up a guest", "Exclusions", "Draws", "Prizes"],
+            ["Imports", "Audit log"],
+        ),
+        (
+            PROMOTIONS_MANAGER,
+            ["Member lookup", "Exclusions", "Imports", "Audit log", "Prizes"],
+            ["Sign up a guest"],
+        ),
+        (
+            CASH_DESK,
+            ["Member lookup", "Prizes"],
+            ["Sign up a guest", "Exclusions", "Imports", "Audit log", "Draws"],
+        ),
+        (AUDITOR, ["Member lookup", "Exclusions", "Imports", "Audit log", "Prizes"], ["Sign up a guest"]),
         (STAGE_DISPLAY, ["Tonight"], ["Member lookup", "Draws", "Exclusions", "Audit log", "Sign up a guest"]),
     ],
 )
@@ -308,6 +320,21 @@ def test_the_auditor_cannot_upload_an_import(auditor, reference_data):
 def test_a_staff_login_does_not_open_the_device_api(role, client_for, objects):
     response = client_for(role).get(reverse("api:open_draws", kwargs={"card_number": objects["member"].card_number}))
     assert response.status_code == 401
+
+
+@pytest.mark.parametrize(
+    ("role", "page"),
+    [
+        (PROMOTIONS_MANAGER, "prizes:letter_report"),
+        (AUDITOR, "prizes:letter_report"),
+        (REWARDS_DESK, "prizes:uncollected"),
+        (CASH_DESK, "prizes:payout_summary"),
+        ("superuser", "prizes:letter_report"),
+    ],
+)
+def test_the_prizes_link_opens_the_first_report_the_role_may_read(role, page, client_for):
+    nav = client_for(role).get(reverse("home")).context["nav_items"]
+    assert [item["url"] for item in nav if item["label"] == "Prizes"] == [reverse(page)]
 
 
 def test_one_navigation_link_is_active_the_longest_the_page_is_under(manager):
