@@ -101,6 +101,9 @@ def test_every_winner_with_a_prize_to_collect_is_listed_the_most_urgent_first(wi
 
 def test_a_paid_letter_or_a_lapsed_prize_leaves_the_list(winners, desk_actor):
     pay(issue(desk_actor, winners["present"]), at=NEXT_DAY, by="Cashier One")
+    # A line stored after the letter was paid is not on it, and no second letter may be issued
+    # (one live letter per winner): the winner is not sent to the desk for it.
+    store(winners["present"].draw, winners["present"], cash(1_000, "Late add-on"))
     rows = uncollected_winners(now=EXPIRES_AT - dt.timedelta(seconds=1), property_ids=None)
     assert winners["present"].pk not in [row.pick.pk for row in rows]
     assert rows[0].days_left_words == "Last day today" and len(rows) == 3
