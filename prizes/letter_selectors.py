@@ -3,12 +3,12 @@ letter in a draw, a member's letters and payouts. Pages and services both ask th
 
 import datetime as dt
 
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 from django.utils import timezone
 
 from draws.models import Draw, DrawPick
 from members.models import Member
-from prizes.letter_models import LETTER_KINDS, LIVE_STATUSES, LetterStatus, Payout, PrizeLetter
+from prizes.letter_models import LETTER_KINDS, LIVE_STATUSES, LetterLine, LetterStatus, Payout, PrizeLetter
 from prizes.lines import LineSource
 from prizes.models import PrizeLine
 
@@ -40,7 +40,14 @@ def draw_letters(draw: Draw) -> dict[int, PrizeLetter]:
 
 
 def member_letters(member: Member, *, limit: int = 50) -> list[PrizeLetter]:
-    return list(PrizeLetter.objects.with_related().filter(member=member).order_by("-issued_at", "-id")[:limit])
+    """The member's letters, newest first, voided ones too, each with its payouts (who paid it):
+    two queries."""
+    return list(
+        PrizeLetter.objects.with_related()
+        .filter(member=member)
+        .prefetch_related(Prefetch("payouts", queryset=Payout.objects.order_by("paid_at", "id")))
+        .order_by("-issued_at", "-id")[:limit]
+    )
 
 
 def member_payouts(member: Member, *, limit: int = 50) -> list[Payout]:
@@ -52,7 +59,9 @@ def member_payouts(member: Member, *, limit: int = 50) -> list[Payout]:
 
 
 def member_wins(member: Member, *, limit: int = 50) -> list[dict]:
-    """The member's winning picks, newest first, each with its money lines and latest letter."""
+    """The member's winning picks, newest first, each with its lines, its latest letter and
+    whether a line may still go on a letter ("letterable", as letterable_lines says): three
+    queries however many wins."""
     picks = list(
         DrawPick.objects.filter(member=member, prize_lines__isnull=False)
         .select_related("draw", "draw__series", "draw__series__promotion", "draw__property")
@@ -65,9 +74,33 @@ def member_wins(member: Member, *, limit: int = 50) -> list[dict]:
     for letter in PrizeLetter.objects.filter(pick__in=picks).order_by("issued_at", "id"):
         letters[letter.pick_id] = letter
     lines: dict[int, list[PrizeLine]] = {}
-    for line in PrizeLine.objects.filter(pick__in=picks).select_related("payout").order_by("id"):
+    found = PrizeLine.objects.filter(pick__in=picks).annotate(
+        on_live_letter=Exists(LetterLine.objects.filter(prize_line=OuterRef("pk"), live=True)),
+        corrected=Exists(PrizeLine.objects.filter(reverses=OuterRef("pk"))),
+    )
+    for line in found.select_related("payout").order_by("id"):
         lines.setdefault(line.pick_id, []).append(line)
-    return [{"pick": pick, "lines": lines.get(pick.pk, []), "letter": letters.get(pick.pk)} for pick in picks]
+    return [
+        {
+            "pick": pick,
+            "lines": lines.get(pick.pk, []),
+            "letter": letters.get(pick.pk),
+            "letterable": any(_letterable(line) for line in lines.get(pick.pk, [])),
+        }
+        for pick in picks
+    ]
+
+
+def _letterable(line: PrizeLine) -> bool:
+    """letterable_lines's filter, on a line of member_wins (annotated, its payout read)."""
+    return (
+        line.kind in LETTER_KINDS
+        and line.amount_cents > 0
+        and line.source != LineSource.REVERSAL
+        and not line.corrected
+        and not line.on_live_letter
+        and getattr(line, "payout", None) is None
+    )
 
 
 # --- The cash desk's start page (issue 15, item 9) ---------------------------------------------

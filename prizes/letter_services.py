@@ -48,11 +48,14 @@ def letter_expires_at(pick: DrawPick) -> dt.datetime:
     return draw.series.promotion.collection_expires_at(draw.scheduled_at)
 
 
-def letter_issue_refusal(pick: DrawPick, now: dt.datetime, *, live: PrizeLetter | None = ...) -> str | None:
+def letter_issue_refusal(
+    pick: DrawPick, now: dt.datetime, *, live: PrizeLetter | None = ..., letterable: bool | None = None
+) -> str | None:
     """Why the desk may not issue a letter for this winning pick now, or None: the page asks
     before offering "Issue letter", the service again under the pick's lock. (The card and the
     ID presented are checked by the service, and the desk's property by both.) A page listing
-    a draw's winners passes each one's live letter (or None) it already read."""
+    a draw's winners passes each one's live letter (or None) it already read, and a page that
+    read the winner's lines whether any is letterable (the member page: no query per win)."""
     draw = pick.draw
     name = pick.member.full_name
     if draw.series.paid_at_device:
@@ -72,7 +75,9 @@ def letter_issue_refusal(pick: DrawPick, now: dt.datetime, *, live: PrizeLetter 
             f"{name} already has letter {live.number} for this draw, issued {local_datetime(live.issued_at)}. "
             "Reprint it from the letter's page; if it is lost, a manager voids and reissues it."
         )
-    if not letterable_lines(pick).exists():
+    if letterable is None:
+        letterable = letterable_lines(pick).exists()
+    if not letterable:
         return f"{name} has no prize of {draw.name} to collect by letter (a place or entries are not paid out)."
     return None
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from prizes import cash_desk_views, conduct_views, letter_views, progressive_views, views
+from prizes import cash_desk_views, conduct_views, letter_views, progressive_views, report_views, views
 
 app_name = "prizes"
 urlpatterns = [
@@ -21,6 +21,9 @@ urlpatterns = [
     path("cash-desk/", cash_desk_views.cash_desk_start, name="cash_desk"),
     path("cash-desk/letters/<int:letter_id>/", cash_desk_views.cash_desk_letter, name="cash_desk_letter"),
     path("cash-desk/letters/<int:letter_id>/pay/", cash_desk_views.cash_desk_pay, name="cash_desk_pay"),
+    path("letters/report/", report_views.letter_report, name="letter_report"),
+    path("cash-desk/summary/", report_views.payout_summary_page, name="payout_summary"),
+    path("uncollected/", report_views.uncollected, name="uncollected"),
     path("record/", views.record, name="record"),
     path("record.csv", views.record_csv, name="record_csv"),
     path("progressives/", progressive_views.progressive_list, name="progressives"),

@@ -42,6 +42,7 @@ def urls(user_for, reference_data):
                 reverse("draws:activate", args=[draw.pk]) + "?card=8000000001",
                 reverse("draws:receipt", args=[activation.pk]),
                 reverse("proxies:member_nominate", args=[member.pk]),
+                reverse("prizes:uncollected"),
             ],
             PROMOTIONS_MANAGER: [
                 reverse("home"),
@@ -49,9 +50,14 @@ def urls(user_for, reference_data):
                 reverse("promotions:detail", args=[series.promotion_id]),
                 reverse("members:imports"),
                 reverse("audit"),
+                reverse("prizes:letter_report"),
             ],
             AUDITOR: [reverse("home"), reverse("audit"), reverse("members:exclusions")],
-            CASH_DESK: [reverse("home"), reverse("members:detail", args=[member.pk])],
+            CASH_DESK: [
+                reverse("home"),
+                reverse("members:detail", args=[member.pk]),
+                reverse("prizes:payout_summary"),
+            ],
             "superuser": [reverse("home"), reverse("draws:list")],  # every menu item, and Admin
         }
 

@@ -104,6 +104,11 @@ MATRIX = {
     # The cash desk (issue 15, items 6 and 9): cashiers pay; the desk, managers and auditors read.
     "prizes:cash_desk": (None, EVERYONE),
     "prizes:cash_desk_letter": (lambda o: {"letter_id": o["letter"].pk}, EVERYONE),
+    # The letters' reports (issue 15, item 10): managers and auditors all; the desk its winners
+    # still to collect; the cash desk its payouts of the day.
+    "prizes:letter_report": (None, {PROMOTIONS_MANAGER, AUDITOR}),
+    "prizes:uncollected": (None, {REWARDS_DESK, PROMOTIONS_MANAGER, AUDITOR}),
+    "prizes:payout_summary": (None, {CASH_DESK, PROMOTIONS_MANAGER, AUDITOR}),
 }
 # POST-only actions: (kwargs maker, roles allowed).
 POST_MATRIX = {
@@ -284,12 +289,20 @@ def test_each_role_may_post_only_its_actions(role, client_for, objects):
     [
         (
             REWARDS_DESK,
-            ["Member lookup", "Sign up a guest", "Exclusions", "Draws"],
+            ["Member lookup", "Sign up a guest", "Exclusions", "Draws", "Prizes"],
             ["Imports", "Audit log", "Cash desk"],
         ),
-        (PROMOTIONS_MANAGER, ["Member lookup", "Exclusions", "Imports", "Audit log"], ["Sign up a guest"]),
-        (CASH_DESK, ["Member lookup", "Cash desk"], ["Sign up a guest", "Exclusions", "Imports", "Audit log", "Draws"]),
-        (AUDITOR, ["Member lookup", "Exclusions", "Imports", "Audit log"], ["Sign up a guest"]),
+        (
+            PROMOTIONS_MANAGER,
+            ["Member lookup", "Exclusions", "Imports", "Audit log", "Prizes"],
+            ["Sign up a guest"],
+        ),
+        (
+            CASH_DESK,
+            ["Member lookup", "Cash desk", "Prizes"],
+            ["Sign up a guest", "Exclusions", "Imports", "Audit log", "Draws"],
+        ),
+        (AUDITOR, ["Member lookup", "Exclusions", "Imports", "Audit log", "Prizes"], ["Sign up a guest"]),
         (STAGE_DISPLAY, ["Tonight"], ["Member lookup", "Draws", "Exclusions", "Audit log", "Sign up a guest"]),
     ],
 )
@@ -312,6 +325,21 @@ def test_the_auditor_cannot_upload_an_import(auditor, reference_data):
 def test_a_staff_login_does_not_open_the_device_api(role, client_for, objects):
     response = client_for(role).get(reverse("api:open_draws", kwargs={"card_number": objects["member"].card_number}))
     assert response.status_code == 401
+
+
+@pytest.mark.parametrize(
+    ("role", "page"),
+    [
+        (PROMOTIONS_MANAGER, "prizes:letter_report"),
+        (AUDITOR, "prizes:letter_report"),
+        (REWARDS_DESK, "prizes:uncollected"),
+        (CASH_DESK, "prizes:payout_summary"),
+        ("superuser", "prizes:letter_report"),
+    ],
+)
+def test_the_prizes_link_opens_the_first_report_the_role_may_read(role, page, client_for):
+    nav = client_for(role).get(reverse("home")).context["nav_items"]
+    assert [item["url"] for item in nav if item["label"] == "Prizes"] == [reverse(page)]
 
 
 def test_one_navigation_link_is_active_the_longest_the_page_is_under(manager):

@@ -126,9 +126,9 @@ def test_the_member_page_has_a_bounded_number_of_queries(desk, reference_data):
     PointsEntryFactory.create_batch(30, member=member)
     ExclusionFactory.create_batch(3, id_type=member.id_type, id_number=member.id_number)
     # +2: the live proxies and declines; +4: the history's other sources (activations, wins, proxies,
-    # declines: members.history); +1: the draws a proxy or decline could be registered for; +2: the
-    # member's wins and payouts (prizes' panel, issue 15).
-    assert _queries(desk, url) == before <= 23
+    # declines: members.history); +1: the draws a proxy or decline could be registered for; +3: the
+    # member's wins, letters and payouts (prizes' panel, issue 15).
+    assert _queries(desk, url) == before <= 24
 
 
 def test_the_cash_desk_sees_that_a_member_is_not_eligible_but_not_why(cashier, desk, reference_data):

@@ -52,12 +52,13 @@ def _vault_words(draw, vault: bool) -> list[str]:
 @register.inclusion_tag("prizes/_member_prizes.html", takes_context=True)
 def member_prizes(context, member):
     """The member's wins, letters and payouts on the member page (core.panels slot
-    "member.prizes"; issue 15, items 4 and 9), with "Issue letter" where the desk may issue now."""
+    "member.prizes"; issue 15, items 4 and 9), with "Issue letter" where the desk may issue now.
+    A fixed number of queries however many wins and letters (prizes/tests/test_letter_reports.py)."""
     from django.utils import timezone
 
     from members.staff import staff_may_act_at
     from prizes.letter_models import LIVE_STATUSES
-    from prizes.letter_selectors import member_payouts, member_wins
+    from prizes.letter_selectors import member_letters, member_payouts, member_wins
     from prizes.letter_services import letter_issue_refusal
 
     perms = context.get("perms")
@@ -75,9 +76,13 @@ def member_prizes(context, member):
         live = letter if letter and letter.status in LIVE_STATUSES else None
         refusal = None
         if may_issue and pick.draw.is_complete() and live is None:
-            refusal = letter_issue_refusal(pick, now, live=None)
+            refusal = letter_issue_refusal(pick, now, live=None, letterable=win["letterable"])
             if refusal is None and not staff_may_act_at(user, pick.draw.property_id):
                 refusal = f"Issued by the desk at {pick.draw.property.name}."
         win["may_issue"] = may_issue and pick.draw.is_complete() and live is None and refusal is None
         win["refusal"] = refusal
-    return {"show": True, "member": member, "wins": wins, "payouts": member_payouts(member)}
+    letters = member_letters(member)
+    for letter in letters:
+        letter.now_state = letter.state(now)
+        letter.paid_by_names = sorted({payout.paid_by for payout in letter.payouts.all()})
+    return {"show": True, "member": member, "wins": wins, "letters": letters, "payouts": member_payouts(member)}
