@@ -203,6 +203,7 @@ ERRORS = _table(
     ("letter_id_mismatch", 400, "the ID presented is not the winner's"),
     ("letter_void_refused", 400, "the letter cannot be voided (paid, voided or expired already)"),
     ("payout_refused", 400, "the prize cannot be recorded as paid at the device"),
+    ("letter_render_refused", 400, "the letter's PDF is ready or already being rendered: nothing to render again"),
 )
 # fmt: on
 
