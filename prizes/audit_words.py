@@ -74,7 +74,9 @@ def register() -> None:
             # A letter's PDF (prizes.letter_pdf): rendered by the worker, queued again when lost or failed.
             "prize.letter_rendered": words("Prize letter printed", "made the PDF of {object}"),
             "prize.letter_render_failed": words(
-                "Prize letter PDF failed", "could not make the PDF of {object}: {error}", "could not make the PDF of {object}"
+                "Prize letter PDF failed",
+                "could not make the PDF of {object}: {error}",
+                "could not make the PDF of {object}",
             ),
             "prize.letter_render_queued": words("Prize letter PDF asked again", "asked for the PDF of {object} again"),
             "prize.letter_render_requeued": words(

@@ -40,11 +40,11 @@ LETTERS = {"what": "prize letters", "done": "printed"}
 
 # The seeds' collection clauses by promotion (PRIZES.md §3), printed beside each rule on the letter.
 SEED_RULES = {
-    "golden-horse-prive-powerplay": {"collect": "14–15", "id": "9"},
+    "golden-horse-prive-powerplay": {"collect": "14-15", "id": "9"},
     "grc-fast-lane-to-fortune": {"collect": "115, 127", "id": "15"},
     "grc-turn-up-the-heat": {"collect": "19, 41, 61, 88, 155", "id": "10"},
     "grc-royal-flush": {"collect": "47, 65, 77", "id": "76", "receipt": "82"},
-    "emnotweni-daytime-playtime": {"collect": "25", "play": "11–13"},
+    "emnotweni-daytime-playtime": {"collect": "25", "play": "11-13"},
 }
 KIND_ORDER = ("cash", "play", "vehicle", "other")
 
@@ -119,9 +119,11 @@ def letter_render(*, letter_id: int, now: dt.datetime | None = None) -> bool:
         _finish_failed(letter_id, claim, _render_error_words(error))
         return False
     with transaction.atomic():
-        letter = PrizeLetter.objects.select_for_update().filter(
-            pk=letter_id, render_state=RenderState.RENDERING, render_queued_at=claim
-        ).first()
+        letter = (
+            PrizeLetter.objects.select_for_update()
+            .filter(pk=letter_id, render_state=RenderState.RENDERING, render_queued_at=claim)
+            .first()
+        )
         if letter is None:  # the tick gave it to another render meanwhile: that one stores it
             return False
         letter.pdf.save(f"{letter.number}.pdf", ContentFile(content), save=False)
@@ -138,15 +140,20 @@ def letter_render(*, letter_id: int, now: dt.datetime | None = None) -> bool:
 
 def _finish_failed(letter_id: int, claim: dt.datetime, words: str) -> None:
     with transaction.atomic():
-        letter = PrizeLetter.objects.select_for_update().filter(
-            pk=letter_id, render_state=RenderState.RENDERING, render_queued_at=claim
-        ).first()
+        letter = (
+            PrizeLetter.objects.select_for_update()
+            .filter(pk=letter_id, render_state=RenderState.RENDERING, render_queued_at=claim)
+            .first()
+        )
         if letter is None:
             return
         letter.render_state, letter.render_error = RenderState.FAILED, words
         letter.save(update_fields=["render_state", "render_error"])
         audit_log(
-            actor=WORKER, action="prize.letter_render_failed", obj=letter, data={"number": letter.number, "error": words}
+            actor=WORKER,
+            action="prize.letter_render_failed",
+            obj=letter,
+            data={"number": letter.number, "error": words},
         )
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from prizes import conduct_views, letter_views, progressive_views, views
+from prizes import conduct_views, letter_pdf_views, letter_views, progressive_views, views
 
 app_name = "prizes"
 urlpatterns = [
@@ -18,6 +18,11 @@ urlpatterns = [
     path("picks/<int:pick_id>/letter/", letter_views.letter_issue, name="letter_issue"),
     path("letters/<int:letter_id>/", letter_views.letter_detail, name="letter"),
     path("letters/<int:letter_id>/void/", letter_views.letter_void, name="letter_void"),
+    path("letters/<int:letter_id>/letter.pdf", letter_pdf_views.letter_pdf_file, name="letter_pdf"),
+    path("letters/<int:letter_id>/pdf-state/", letter_pdf_views.letter_pdf_state, name="letter_pdf_state"),
+    path("letters/<int:letter_id>/render/", letter_pdf_views.letter_render_again, name="letter_render"),
+    path("draws/<int:draw_id>/letters/progress/", letter_pdf_views.draw_letters_progress, name="draw_letters_progress"),
+    path("draws/<int:draw_id>/letters/render/", letter_pdf_views.draw_letters_render, name="draw_letters_render"),
     path("record/", views.record, name="record"),
     path("record.csv", views.record_csv, name="record_csv"),
     path("progressives/", progressive_views.progressive_list, name="progressives"),

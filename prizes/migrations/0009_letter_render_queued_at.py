@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('prizes', '0008_prize_letters'),
+        ("prizes", "0008_prize_letters"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='prizeletter',
-            name='render_queued_at',
+            model_name="prizeletter",
+            name="render_queued_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
     ]

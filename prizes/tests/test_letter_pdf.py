@@ -54,7 +54,9 @@ def stored_pdf(letter: PrizeLetter) -> bytes:
         return handle.read()
 
 
-def test_the_letter_is_queued_for_the_worker_when_the_issue_commits(won, desk_actor, django_capture_on_commit_callbacks):
+def test_the_letter_is_queued_for_the_worker_when_the_issue_commits(
+    won, desk_actor, django_capture_on_commit_callbacks
+):
     _, first, _ = won
     with django_capture_on_commit_callbacks() as callbacks:
         letter = letter_issue(actor=desk_actor, **presented(first))
