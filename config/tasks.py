@@ -10,6 +10,7 @@ from core.services import tick_run
 from draws.engine import draws_start_due
 from draws.services import draw_standings_refresh_due, draws_close_due
 from members.services import import_files_purge, import_jobs_fail_stale
+from prizes.letter_pdf import letters_render_stale
 from prizes.letter_services import letters_expire
 
 logger = logging.getLogger(__name__)
@@ -24,6 +25,7 @@ TICK_STEPS: list[tuple[str, Callable[[], object]]] = [
     ("recount draw standings", draw_standings_refresh_due),
     ("delete old rejected uploads", import_files_purge),
     ("expire uncollected prize letters", letters_expire),
+    ("queue lost prize letter renders again", letters_render_stale),
 ]
 
 

@@ -213,6 +213,7 @@ ERRORS = _table(
     ("payout_id_digits", 400, "the last four characters of the ID shown were not typed"),
     ("payout_id_mismatch", 400, "the ID shown is not the winner's"),
     ("payout_signature", 400, "the winner has not signed for receipt"),
+    ("letter_render_refused", 400, "the letter's PDF is ready or already being rendered: nothing to render again"),
 )
 # fmt: on
 

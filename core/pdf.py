@@ -4,9 +4,14 @@
 
 WeasyPrint renders the template with the project's fonts (static/css/pdf_fonts.css, first under
 the document's own sheets) and without network access: a PDF is printed at the desk, and a slow
-or hostile address in a template must never stall or leak from the render."""
+or hostile address in a template must never stall or leak from the render.
+
+The fonts and the named stylesheets are parsed once per thread and kept (outside DEBUG, where an
+edited sheet must show at once): parsing them was a third of a letter's render (bench/letters.py),
+and Pango's font maps are not shared between threads, so each thread keeps its own."""
 
 import logging
+import threading
 from collections.abc import Callable, Iterable
 
 import segno
@@ -43,6 +48,23 @@ def _static_path(name: str) -> str:
     return path
 
 
+_per_thread = threading.local()
+
+
+def _stylesheets(names: tuple[str, ...]) -> tuple[FontConfiguration, list[weasyprint.CSS]]:
+    """The font configuration and the parsed sheets `names`, kept per thread (not under DEBUG)."""
+    kept = getattr(_per_thread, "sheets", None)
+    if kept is None:
+        kept = _per_thread.sheets = {}
+    if names in kept and not settings.DEBUG:
+        return kept[names]
+    fetcher = OfflineFetcher()
+    fonts = FontConfiguration()
+    sheets = [weasyprint.CSS(filename=_static_path(n), url_fetcher=fetcher, font_config=fonts) for n in names]
+    kept[names] = (fonts, sheets)
+    return fonts, sheets
+
+
 def render_pdf(
     template: str,
     context: dict,
@@ -56,10 +78,8 @@ def render_pdf(
     laid-out document before it is written (the receipt is cut after its content)."""
     html = render_to_string(template, context)
     fetcher = OfflineFetcher()
-    # One font configuration per render: Pango's font maps are not shared between threads.
-    fonts = FontConfiguration()
-    names = [FONTS_CSS, *([css] if isinstance(css, str) else css)]
-    stylesheets = [weasyprint.CSS(filename=_static_path(n), url_fetcher=fetcher, font_config=fonts) for n in names]
+    fonts, stylesheets = _stylesheets((FONTS_CSS, *([css] if isinstance(css, str) else css)))
+    stylesheets = list(stylesheets)
     if extra_css:
         stylesheets.append(weasyprint.CSS(string=extra_css, url_fetcher=fetcher, font_config=fonts))
     document = weasyprint.HTML(string=html, base_url=str(settings.BASE_DIR), url_fetcher=fetcher).render(

@@ -1,7 +1,7 @@
 """The audit log's words for prize boards, prize lines, stage games and jackpots
 (core.audit_words), registered from PrizesConfig.ready()."""
 
-from core.audit_words import ObjectKind, register_actions, register_object_kinds, words
+from core.audit_words import ObjectKind, register_actions, register_object_kinds, register_system_actors, words
 
 
 def register() -> None:
@@ -71,6 +71,22 @@ def register() -> None:
             "prize.letter_expired": words(
                 "Prize letter expired", "marked {object} expired: not collected by {expires}", "marked {object} expired"
             ),
+            # A letter's PDF (prizes.letter_pdf): rendered by the worker, queued again when lost or failed.
+            "prize.letter_rendered": words("Prize letter printed", "made the PDF of {object}"),
+            "prize.letter_render_failed": words(
+                "Prize letter PDF failed",
+                "could not make the PDF of {object}: {error}",
+                "could not make the PDF of {object}",
+            ),
+            "prize.letter_render_queued": words("Prize letter PDF asked again", "asked for the PDF of {object} again"),
+            "prize.letter_render_requeued": words(
+                "Prize letter PDF queued again", "queued the PDF of {object} again: its render was lost"
+            ),
+            "prize.letters_render_queued": words(
+                "Prize letter PDFs asked again",
+                "asked for {count} letter PDFs of {object} again",
+                "asked for the letter PDFs of {object} again",
+            ),
             "prize.device_payout": words(
                 "Prize paid at the device", "recorded {object} ({amount}) as paid at the device to card {card_number}"
             ),
@@ -83,3 +99,4 @@ def register() -> None:
             "prize.letter_paid": words("Prize letter paid", "marked {object} paid: every prize on it collected"),
         },
     )
+    register_system_actors({"letter_render": "The letter printer (worker)"})

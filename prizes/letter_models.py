@@ -111,6 +111,9 @@ class PrizeLetter(models.Model):
     render_state = models.CharField(max_length=10, choices=RenderState.choices, default=RenderState.PENDING)
     rendered_at = models.DateTimeField(null=True, blank=True)
     render_error = models.TextField(blank=True)
+    # When the render was last queued or started: the tick queues it again once this is old
+    # (prizes.letter_pdf.letters_render_stale), so a lost task never leaves a letter unrendered.
+    render_queued_at = models.DateTimeField(null=True, blank=True)
 
     objects = PrizeLetterQuerySet.as_manager()
 

@@ -31,6 +31,7 @@ from prizes.letter_models import (
     PayoutPlace,
     PrizeLetter,
 )
+from prizes.letter_pdf import letter_render_queue
 from prizes.letter_selectors import letterable_lines, live_letter_of
 from prizes.lines import LineSource
 from prizes.models import PrizeLine
@@ -165,6 +166,7 @@ def _letter_create(
         id_type_seen=id_type_seen,
         expires_at=letter_expires_at(pick),
         replaces=replaces,
+        render_queued_at=now,
     )
     LetterLine.objects.bulk_create(LetterLine(letter=letter, prize_line=line) for line in lines)
     letter.code = letter_codes.letter_code(letter)
@@ -214,6 +216,7 @@ def letter_issue(
             obj=letter,
             data={**_letter_data(letter), "id_type_seen": id_type_seen},
         )
+        letter_render_queue(letter)  # the worker renders its PDF once this commits
     return letter
 
 
@@ -287,6 +290,7 @@ def letter_reissue(
             obj=new,
             data={**_letter_data(new), "replaces": old.number, "reason": old.void_reason},
         )
+        letter_render_queue(new)
     return new
 
 

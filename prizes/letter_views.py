@@ -19,6 +19,7 @@ from members.staff import staff_act_refusal
 from prizes import letter_services
 from prizes.forms import LetterIssueForm, LetterVoidForm
 from prizes.letter_models import PrizeLetter
+from prizes.letter_pdf_views import letter_pdf_context
 from prizes.letter_selectors import letterable_lines
 from prizes.models import KIND_LABELS, PrizeLine
 
@@ -47,6 +48,7 @@ def letter_detail(request, letter_id: int):
         "may_void": request.user.has_perm("prizes.void_prizeletter") and not void_refusal,
         "void_refusal": void_refusal if request.user.has_perm("prizes.void_prizeletter") else None,
         "code_valid": letter_services.letter_verify_code(letter),
+        **letter_pdf_context(request, letter),
     }
     return render(request, "prizes/letter.html", context)
 

@@ -1,6 +1,14 @@
 from django.urls import path
 
-from prizes import cash_desk_views, conduct_views, letter_views, progressive_views, report_views, views
+from prizes import (
+    cash_desk_views,
+    conduct_views,
+    letter_pdf_views,
+    letter_views,
+    progressive_views,
+    report_views,
+    views,
+)
 
 app_name = "prizes"
 urlpatterns = [
@@ -24,6 +32,11 @@ urlpatterns = [
     path("letters/report/", report_views.letter_report, name="letter_report"),
     path("cash-desk/summary/", report_views.payout_summary_page, name="payout_summary"),
     path("uncollected/", report_views.uncollected, name="uncollected"),
+    path("letters/<int:letter_id>/letter.pdf", letter_pdf_views.letter_pdf_file, name="letter_pdf"),
+    path("letters/<int:letter_id>/pdf-state/", letter_pdf_views.letter_pdf_state, name="letter_pdf_state"),
+    path("letters/<int:letter_id>/render/", letter_pdf_views.letter_render_again, name="letter_render"),
+    path("draws/<int:draw_id>/letters/progress/", letter_pdf_views.draw_letters_progress, name="draw_letters_progress"),
+    path("draws/<int:draw_id>/letters/render/", letter_pdf_views.draw_letters_render, name="draw_letters_render"),
     path("record/", views.record, name="record"),
     path("record.csv", views.record_csv, name="record_csv"),
     path("progressives/", progressive_views.progressive_list, name="progressives"),

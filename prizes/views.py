@@ -23,6 +23,8 @@ from members.staff import staff_act_refusal
 from prizes import board_slots, letter_services, services
 from prizes.boards import boards_for_draw, missing_settings_of
 from prizes.forms import BoardForm, RecordFilterForm, ReverseForm, SlotAddForm
+from prizes.letter_pdf import draw_render_progress
+from prizes.letter_pdf_views import may_render
 from prizes.letter_selectors import draw_letters
 from prizes.letter_services import letter_issue_refusal
 from prizes.models import KIND_LABELS, LIVE_STATUSES, SOURCE_LABELS, Payout, PrizeBoard, PrizeLine
@@ -126,6 +128,8 @@ def draw_record(request, draw_id: int):
         "totals": draw_totals(draw),
         "boards": boards_for_draw(draw),
         "show_letters": draw.state().is_complete and not draw.series.paid_at_device,
+        "letters_progress": draw_render_progress(draw.pk) if letters else None,
+        "may_render_letters": may_render(request.user),
     }
     return render(request, "prizes/draw.html", context)
 

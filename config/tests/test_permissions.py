@@ -109,6 +109,11 @@ MATRIX = {
     "prizes:letter_report": (None, {PROMOTIONS_MANAGER, AUDITOR}),
     "prizes:uncollected": (None, {REWARDS_DESK, PROMOTIONS_MANAGER, AUDITOR}),
     "prizes:payout_summary": (None, {CASH_DESK, PROMOTIONS_MANAGER, AUDITOR}),
+    # Its PDF (item 5): read by all four; the matrix's letter is not rendered yet (BOUNCE: back
+    # to its page); its state polled; a draw's letters' progress bar.
+    "prizes:letter_pdf": (lambda o: {"letter_id": o["letter"].pk}, EVERYONE),
+    "prizes:letter_pdf_state": (lambda o: {"letter_id": o["letter"].pk}, EVERYONE),
+    "prizes:draw_letters_progress": (lambda o: {"draw_id": o["draw"].pk}, EVERYONE),
 }
 # POST-only actions: (kwargs maker, roles allowed).
 POST_MATRIX = {
@@ -130,6 +135,10 @@ POST_MATRIX = {
     "prizes:device_payout": (lambda o: {"line_id": o["prize_line"].pk}, {PROMOTIONS_MANAGER}),
     # A letter's payout; posted empty: refused with the reason (nothing paid), back to the letter.
     "prizes:cash_desk_pay": (lambda o: {"letter_id": o["letter"].pk}, {CASH_DESK}),
+    # A letter's PDF rendered again, a draw's letters as a batch: the desk and managers; the
+    # matrix's letter is waiting for the worker (refused with the reason), back to its page.
+    "prizes:letter_render": (lambda o: {"letter_id": o["letter"].pk}, {REWARDS_DESK, PROMOTIONS_MANAGER}),
+    "prizes:draw_letters_render": (lambda o: {"draw_id": o["draw"].pk}, {REWARDS_DESK, PROMOTIONS_MANAGER}),
     # The proxy's swipe on the nomination form; posted empty: the piece of page saying so (200).
     "proxies:nominee_lookup": (lambda o: {"member_id": o["member"].pk}, {REWARDS_DESK}),
     # The stage game's buttons; posted empty: refused with the reason (no pick), back to the draw.
@@ -139,7 +148,8 @@ POST_MATRIX = {
     },
 }
 # Allowed, but answered otherwise than the usual 200 (GET) or 302 (POST).
-BOUNCE = {"proxies:nominate_sign", "proxies:nominate_form_pdf"}  # GET: 302, nothing to sign yet
+# GET: 302, nothing to sign yet; a letter's PDF not rendered yet: back to the letter's page.
+BOUNCE = {"proxies:nominate_sign", "proxies:nominate_form_pdf", "prizes:letter_pdf"}
 POST_ANSWERS = {"proxies:nominee_lookup": 200}
 # Served outside the role system: the login page, logout, and Django's admin (staff only).
 OUTSIDE = {"login", "logout"}

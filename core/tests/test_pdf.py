@@ -97,3 +97,35 @@ def test_nothing_is_fetched_from_the_network_and_local_files_still_load(sockets,
 def test_a_stylesheet_that_is_not_there_is_an_error_not_a_pdf_without_it():
     with pytest.raises(FileNotFoundError, match=r"css/nope\.css"):
         render_pdf("core_tests/pdf_check.html", {"images": ()}, css="css/nope.css")
+
+
+def test_the_fonts_and_sheets_are_parsed_once_per_thread_and_again_under_debug(monkeypatch, settings):
+    import threading
+
+    import weasyprint
+
+    from core import pdf
+
+    monkeypatch.setattr(pdf, "_per_thread", threading.local())
+    parsed = []
+    real_css = weasyprint.CSS
+
+    def counted_css(*args, **kwargs):
+        if "filename" in kwargs:  # a render's extra_css (the QR size here) is its own: parsed each time
+            parsed.append(kwargs["filename"])
+        return real_css(*args, **kwargs)
+
+    monkeypatch.setattr(weasyprint, "CSS", counted_css)
+
+    first, second = render(), render()
+    assert len(parsed) == 1 and parsed[0].endswith("pdf_fonts.css")
+    assert pdf_text(first) == pdf_text(second)  # the kept sheets give the same document
+
+    other = threading.Thread(target=render)
+    other.start()
+    other.join()
+    assert len(parsed) == 2  # another thread parses its own (Pango's font maps are per thread)
+
+    settings.DEBUG = True  # an edited sheet shows at once in development
+    render()
+    assert len(parsed) == 3

@@ -42,4 +42,13 @@
   }
   document.addEventListener("DOMContentLoaded", function () { sizeBars(document); });
   document.addEventListener("htmx:load", function () { sizeBars(document); });
+
+  // data-open-now: the letter PDF the desk was waiting for has just been rendered (a polled
+  // fragment swapped it in): open it, as the desk is there to print it.
+  document.addEventListener("htmx:load", function (event) {
+    var root = event.detail && event.detail.elt;
+    if (!root || !root.querySelector) { return; }
+    var link = root.matches("[data-open-now]") ? root : root.querySelector("[data-open-now]");
+    if (link) { window.location.assign(link.href); }
+  });
 })();
