@@ -123,7 +123,7 @@ def test_an_import_whose_worker_was_killed_is_run_again_by_a_new_worker_and_impo
 
     new_worker = worker_start(folder=tmp_path, queue=celery_worker.queue, media_root=celery_worker.media_root)
     try:
-        new_worker.wait_for(finished(job), f"the new worker to finish import #{job.pk}", timeout=40)
+        new_worker.wait_for(finished(job), f"the new worker to finish import #{job.pk}", timeout=120)
     finally:
         new_worker.stop()
 
