@@ -1,7 +1,8 @@
 from django.urls import reverse
 
-# (label, url name, permission). A link shows only to those who hold its permission. (Sign-in
-# pauses sit in the account menu and on the manager's start page: the row must fit 1024 px.)
+# (label, url name, permission[, slot]). A link shows only to those who hold its permission; links
+# sharing a slot take one place in the row: the first the user may open, with its own label.
+# (Sign-in pauses sit in the account menu and on the manager's start page: the row must fit 1024 px.)
 NAVIGATION = [
     ("Member lookup", "members:lookup", "members.view_member"),
     ("Members", "members:list", "members.view_member"),
@@ -10,12 +11,11 @@ NAVIGATION = [
     ("Promotions", "promotions:list", "promotions.view_promotion"),
     ("Draws", "draws:list", "draws.view_draw"),
     ("Tonight", "draws:tonight", "draws.view_stage"),
-    ("Cash desk", "prizes:cash_desk", "prizes.add_payout"),
-    # The letters' reports (issue 15): one link, to the first page of the three the user may open
-    # (the letters report links the other two); the row must fit 1024 px for every role.
-    ("Prizes", "prizes:letter_report", "prizes.view_prizeline"),
-    ("Prizes", "prizes:uncollected", "prizes.add_prizeletter"),
-    ("Prizes", "prizes:payout_summary", "prizes.add_payout"),
+    # Prizes (issue 15): the cashier's cash desk (its page links the day's payouts), else the
+    # letters report (linking the other two), else the desk's winners still to collect.
+    ("Cash desk", "prizes:cash_desk", "prizes.add_payout", "prizes"),
+    ("Prizes", "prizes:letter_report", "prizes.view_prizeline", "prizes"),
+    ("Prizes", "prizes:uncollected", "prizes.add_prizeletter", "prizes"),
     ("Imports", "members:imports", "members.view_importjob"),
     ("Audit log", "audit", "core.view_auditevent"),
 ]
@@ -25,10 +25,11 @@ def navigation(request):
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {"nav_items": []}
-    items, labels = [], set()
-    for label, name, permission in NAVIGATION:
-        if label not in labels and user.has_perm(permission):  # a label's first page the user may open
-            labels.add(label)
+    items, slots = [], set()
+    for label, name, permission, *slot in NAVIGATION:
+        slot = slot[0] if slot else label
+        if slot not in slots and user.has_perm(permission):
+            slots.add(slot)
             items.append({"label": label, "url": reverse(name)})
     # One active link: the longest address the page is under (/members/ is the lookup's, but a
     # page under /members/imports/ belongs to Imports alone).

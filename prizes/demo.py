@@ -188,7 +188,9 @@ def _floor_list(draw: Draw, actor: Actor, *, now: dt.datetime) -> None:
     rows = ["card_number,device_type,device_id,spend"]
     for n, member in enumerate(members, start=1):
         device = f"table,BJ{n % 6 + 1}" if n % 3 == 0 else f"slot,S{n:03d}"
-        rows.append(f"{member.card_number},{device},{rng.randint(300, 6_000)}.00")
+        # Every seventh spent under the minimum (R500): left out, as a real floor list has some.
+        spend = rng.randint(100, 499) if n % 7 == 0 else rng.randint(500, 6_000)
+        rows.append(f"{member.card_number},{device},{spend}.00")
     slot_quota, table_quota = default_quotas(draw.series)
     raps_list_upload(
         actor=actor,
