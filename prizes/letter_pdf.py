@@ -6,7 +6,7 @@ letter is issued, stored in its `pdf` field and served from there, never rendere
 
 A task may be lost (the worker killed, the broker restarted): the tick puts a letter pending or
 rendering for RENDER_STALE back to pending and queues it again. `render_queued_at` is the claim:
-a render stores its file only if the letter still carries the claim it took, so of two renders
+a render keeps its file only if the letter still carries the claim it took, so of two renders
 of one letter (a lost one that was only slow, say) exactly one is stored.
 """
 
@@ -26,7 +26,7 @@ from core.formats import mask_id_number
 from draws.models import Draw
 from members.staff import check_staff_property
 from prizes.letter_models import LIVE_STATUSES, PrizeLetter, RenderState
-from prizes.models import KIND_LABELS
+from prizes.models import KIND_LABELS, PrizeLine
 
 logger = logging.getLogger(__name__)
 
@@ -47,6 +47,24 @@ SEED_RULES = {
     "emnotweni-daytime-playtime": {"collect": "25", "play": "11-13"},
 }
 KIND_ORDER = ("cash", "play", "vehicle", "other")
+# What the letter's PDF shows of its draw, promotion, winner and casino. Read with only these
+# columns: building the five rows in full (the draw alone has 40 columns, the promotion its
+# rules) took longer than the query (bench/letters.py). A field the template starts to use
+# must be added here, or each render reads it with a query of its own (the tests count them).
+PDF_RELATED = ("draw__series__promotion", "member", "property")
+PDF_FIELDS = (
+    *(field.name for field in PrizeLetter._meta.concrete_fields),
+    "draw__scheduled_at",
+    "draw__series__name",
+    "draw__series__promotion__code",
+    "draw__series__promotion__name",
+    "draw__series__promotion__collection_days",
+    "member__first_name",
+    "member__last_name",
+    "member__id_number",
+    "member__card_number",
+    "property__name",
+)
 
 
 # --- The document --------------------------------------------------------------------------
@@ -62,7 +80,9 @@ def letter_pdf_context(letter: PrizeLetter) -> dict:
     """What the letter's template shows: the winner (ID and card masked), the draw, the lines by
     kind with their totals, the collection rules with the seed's rule numbers, the QR."""
     promotion = letter.draw.series.promotion
-    lines = [ll.prize_line for ll in letter.lines.select_related("prize_line").order_by("prize_line_id")]
+    lines = list(
+        PrizeLine.objects.filter(letter_lines__letter=letter).only("kind", "amount_cents", "words").order_by("pk")
+    )
     groups = []
     for kind in KIND_ORDER:
         of_kind = [line for line in lines if line.kind == kind]
@@ -84,6 +104,11 @@ def letter_pdf_context(letter: PrizeLetter) -> dict:
         "qr": core_pdf.qr_svg(letter.qr_text()),
         "short_code": short_code(letter.code),
     }
+
+
+def letter_for_pdf(letter_id: int) -> PrizeLetter:
+    """The letter with what its PDF shows, in one query."""
+    return PrizeLetter.objects.select_related(*PDF_RELATED).only(*PDF_FIELDS).get(pk=letter_id)
 
 
 def letter_pdf_bytes(letter: PrizeLetter) -> bytes:
@@ -111,7 +136,7 @@ def letter_render(*, letter_id: int, now: dt.datetime | None = None) -> bool:
     if not claimed:
         return False
     # Rendered outside any transaction: a second or so of WeasyPrint holds no lock.
-    letter = PrizeLetter.objects.with_related().get(pk=letter_id)
+    letter = letter_for_pdf(letter_id)
     try:
         content = letter_pdf_bytes(letter)
     except Exception as error:
@@ -119,16 +144,17 @@ def letter_render(*, letter_id: int, now: dt.datetime | None = None) -> bool:
         _finish_failed(letter_id, claim, _render_error_words(error))
         return False
     with transaction.atomic():
-        letter = (
-            PrizeLetter.objects.select_for_update()
-            .filter(pk=letter_id, render_state=RenderState.RENDERING, render_queued_at=claim)
-            .first()
-        )
-        if letter is None:  # the tick gave it to another render meanwhile: that one stores it
-            return False
+        # The file, then the row in one UPDATE that also checks the claim (and locks the row to
+        # the commit): no SELECT ... FOR UPDATE and no second read of the letter first.
         letter.pdf.save(f"{letter.number}.pdf", ContentFile(content), save=False)
-        letter.render_state, letter.rendered_at, letter.render_error = RenderState.READY, timezone.now(), ""
-        letter.save(update_fields=["pdf", "render_state", "rendered_at", "render_error"])
+        rendered_at = timezone.now()
+        stored = PrizeLetter.objects.filter(
+            pk=letter_id, render_state=RenderState.RENDERING, render_queued_at=claim
+        ).update(pdf=letter.pdf.name, render_state=RenderState.READY, rendered_at=rendered_at, render_error="")
+        if not stored:  # the tick gave it to another render meanwhile: that one stores its file
+            letter.pdf.storage.delete(letter.pdf.name)
+            return False
+        letter.render_state, letter.rendered_at, letter.render_error = RenderState.READY, rendered_at, ""
         audit_log(
             actor=WORKER,
             action="prize.letter_rendered",

@@ -3,14 +3,16 @@ in the project's fonts, with QR codes a scanner reads, and never fetches anythin
 
 import copy
 import logging
+import random
 import socket
+import string
 
 import pypdfium2
 import pytest
 import segno
 import zxingcpp
 
-from core.pdf import qr_svg, render_pdf
+from core.pdf import _qr_code, qr_svg, render_pdf
 from testing.pdf import pdf_fonts, pdf_pages, pdf_text
 
 NAME = "Nomsa Ndlovu-Šimić"
@@ -76,6 +78,36 @@ def test_the_qr_svg_is_a_full_qr_symbol_of_the_text_and_echoes_no_markup():
     assert svg.startswith("<svg") and 'class="qr"' in svg and "script" not in svg
     assert not segno.make_qr("R1", error="m").is_micro
     assert qr_svg("R1") == qr_svg("R1") != qr_svg("R2")
+
+
+def test_the_qr_is_segnos_own_symbol_with_the_mask_of_the_lowest_penalty():
+    """core.pdf chooses the data mask itself (faster than segno's search): the symbols must be
+    exactly segno's, whichever of the 8 masks wins, small and large versions (7 and up carry
+    version information), text, bytes and a prize letter's scan text."""
+    chars = string.ascii_uppercase + string.digits + ":-"
+    rng = random.Random(15)
+    texts = ["R1", f"PL1:GRC-26-000001:{'4642A996642C60E8293F3952D8F38414' * 2}", NAME * 3]
+    texts += [
+        "".join(rng.choice(chars + "é#ab" * (n % 3 == 0)) for _ in range(rng.choice((9, 40, 90, 200, 500))))
+        for n in range(160)
+    ]
+    masks, versions = set(), set()
+    for text in texts:
+        theirs = segno.make_qr(text, error="m")
+        ours = segno.QRCode(_qr_code(text))
+        assert (ours.matrix, ours.mask, ours.version, ours.error) == (
+            theirs.matrix,
+            theirs.mask,
+            theirs.version,
+            theirs.error,
+        )
+        masks.add(ours.mask)
+        versions.add(ours.version)
+    assert masks == set(range(8)) and min(versions) == 1 and max(versions) >= 10
+    letter = texts[1]
+    assert qr_svg(letter) == segno.make_qr(letter, error="m").svg_inline(
+        border=4, omitsize=True, svgclass="qr", lineclass="qr-line"
+    )
 
 
 def test_nothing_is_fetched_from_the_network_and_local_files_still_load(sockets, caplog):

@@ -3,11 +3,14 @@ with the letter's number, winner, amounts and expiry, its QR decoding to the let
 failed renders retried; lost ones queued again by the tick; a draw's letters as one batch."""
 
 import datetime as dt
+from pathlib import Path
 
 import pypdfium2
 import pytest
 import time_machine
 import zxingcpp
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from core.audit import Actor
 from core.errors import DomainError
@@ -81,6 +84,16 @@ def test_the_rendered_pdf_reads_back_with_number_winner_amounts_expiry_and_a_qr_
     assert event.data["number"] == letter.number and event.actor_label == "system:letter_render"
 
 
+def test_a_render_reads_the_letter_in_one_query_and_stores_it_in_one_update(letter):
+    """The worker's statements (bench/letters.py): the claim, the letter with what its PDF shows
+    (a field the template uses outside letter_pdf.PDF_FIELDS would add a SELECT), its lines, the
+    store (the claim checked by the UPDATE itself) and the audit event."""
+    with CaptureQueriesContext(connection) as queries:
+        assert letter_pdf.letter_render(letter_id=letter.pk) is True
+    kinds = [q["sql"].split()[0] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+    assert kinds == ["UPDATE", "SELECT", "SELECT", "UPDATE", "INSERT"]
+
+
 def test_a_task_delivered_twice_renders_once(letter, monkeypatch):
     calls = []
     real = letter_pdf.letter_pdf_bytes
@@ -130,8 +143,9 @@ def test_a_ready_letter_whose_file_is_gone_may_be_rendered_again(letter, desk_ac
     assert letter_pdf.letter_render_again(actor=desk_actor, letter_id=letter.pk).render_state == RenderState.PENDING
 
 
-def test_a_render_whose_claim_was_taken_over_stores_nothing(letter, monkeypatch):
-    """A slow render the tick gave up on: the new claim's render stores the file, the old one not."""
+def test_a_render_whose_claim_was_taken_over_stores_nothing(letter, monkeypatch, settings):
+    """A slow render the tick gave up on: the new claim's render stores the file, the old one not
+    (it writes its file before the row's update checks the claim, and removes it)."""
 
     def meanwhile_requeued(lt):
         PrizeLetter.objects.filter(pk=lt.pk).update(
@@ -143,6 +157,8 @@ def test_a_render_whose_claim_was_taken_over_stores_nothing(letter, monkeypatch)
     assert letter_render_task(letter.pk) is False
     letter.refresh_from_db()
     assert letter.render_state == RenderState.PENDING and not letter.pdf
+    assert not [path for path in Path(settings.MEDIA_ROOT).rglob("*") if path.is_file()]
+    assert not AuditEvent.objects.filter(action="prize.letter_rendered").exists()
 
 
 def test_the_tick_queues_again_a_render_lost_for_over_five_minutes(
