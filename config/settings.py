@@ -103,6 +103,7 @@ INSTALLED_APPS = [
     "draws",
     "proxies",
     "prizes",
+    "records",
 ]
 
 MIDDLEWARE = [

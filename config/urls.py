@@ -20,6 +20,7 @@ urlpatterns = [
     path("draws/", include("draws.urls")),
     path("proxies/", include("proxies.urls")),
     path("prizes/", include("prizes.urls")),
+    path("records/", include("records.urls")),
     path("accounts/login/", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/password/", core_views.PasswordChangeView.as_view(), name="password_change"),

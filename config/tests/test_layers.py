@@ -1,4 +1,4 @@
-"""Apps depend one way: core <- members <- promotions <- draws <- proxies <- prizes. A lower app
+"""Apps depend one way: core <- members <- promotions <- draws <- proxies <- prizes <- records. A lower app
 never imports a higher one (tests and migrations aside), so each layer can be read, tested
 and changed without the ones above it."""
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-LAYERS = ["core", "members", "promotions", "draws", "proxies", "prizes"]
+LAYERS = ["core", "members", "promotions", "draws", "proxies", "prizes", "records"]
 
 
 def _modules(app: str):

@@ -19,7 +19,7 @@ from conftest import ROLES
 from core.models import AuditEvent
 from core.roles import STAGE_DISPLAY
 
-APPS = ["core", "members", "promotions", "draws", "proxies", "prizes", "config"]
+APPS = ["core", "members", "promotions", "draws", "proxies", "prizes", "records", "config"]
 # What a person must never read, in the page's visible text.
 JARGON = [
     ("a constraint name", re.compile(r"Constraint “|violates .* constraint|IntegrityError")),

@@ -389,7 +389,7 @@ def test_every_form_of_the_project_recognises_swipes():
     from core.forms import SwipeGuard
 
     importlib.import_module(django_settings.ROOT_URLCONF)
-    apps = ("core", "members", "promotions", "draws", "proxies", "prizes", "config")
+    apps = ("core", "members", "promotions", "draws", "proxies", "prizes", "records", "config")
 
     def subclasses(cls):
         for sub in cls.__subclasses__():

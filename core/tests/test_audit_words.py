@@ -157,6 +157,7 @@ def test_every_action_of_the_product_has_words_and_an_area():
             "draws",
             "proxies",
             "prizes",
+            "records",
             "--exclude-dir=tests",
         ],
         capture_output=True,
