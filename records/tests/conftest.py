@@ -48,7 +48,7 @@ def media(settings, tmp_path):
 
 
 @pytest.fixture
-def promotion(reference_data, media):
+def promotion(reference_data):
     series = make_series()
     promotion = series.promotion
     promotion.rules_text = RULES

@@ -19,7 +19,7 @@ from records.models import PackStatus, RecordPack
 from records.tests.pack_helpers import manifest, sha256, zip_of
 from testing.pdf import pdf_text
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("media")]
 MANAGER = Actor.system("test-manager")
 
 
