@@ -12,6 +12,7 @@ from draws.services import draw_standings_refresh_due, draws_close_due
 from members.services import import_files_purge, import_jobs_fail_stale
 from prizes.letter_pdf import letters_render_stale
 from prizes.letter_services import letters_expire
+from records.packs import packs_due
 
 logger = logging.getLogger(__name__)
 
@@ -26,6 +27,7 @@ TICK_STEPS: list[tuple[str, Callable[[], object]]] = [
     ("delete old rejected uploads", import_files_purge),
     ("expire uncollected prize letters", letters_expire),
     ("queue lost prize letter renders again", letters_render_stale),
+    ("build finished promotions' record packs", packs_due),
 ]
 
 

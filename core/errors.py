@@ -214,6 +214,8 @@ ERRORS = _table(
     ("payout_id_mismatch", 400, "the ID shown is not the winner's"),
     ("payout_signature", 400, "the winner has not signed for receipt"),
     ("letter_render_refused", 400, "the letter's PDF is ready or already being rendered: nothing to render again"),
+    # Record packs (records/packs.py).
+    ("record_pack_in_progress", 409, "a record pack of the promotion is already being built"),
 )
 # fmt: on
 

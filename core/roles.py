@@ -67,6 +67,8 @@ ROLE_PERMISSIONS: dict[str, set[str]] = {
         "prizes.void_prizeletter",  # void or reissue a letter, with the reason
         "prizes.view_payout",
         "prizes.record_device_payout",  # RF bonus jackpot prizes paid at the device (r14, r29)
+        "records.view_recordpack",  # a promotion's record pack for the regulator (issue 16)
+        "records.add_recordpack",
     },
     CASH_DESK: {
         # Cashiers check the winner's identity against the member record before paying out.
@@ -93,6 +95,9 @@ ROLE_PERMISSIONS: dict[str, set[str]] = {
         "prizes.view_prizeline",
         "prizes.view_prizeletter",
         "prizes.view_payout",
+        "records.view_recordpack",
+        # Asking for a record pack changes no business data (it is audited): the issue gives it to auditors.
+        "records.add_recordpack",
     },
     STAGE_DISPLAY: {
         # The stage screen and tonight's draws only: no member, no record, no button.

@@ -11,3 +11,7 @@ class RecordsConfig(AppConfig):
         from records import audit_words
 
         audit_words.register()
+        # The record pack's panel on the promotion page (core.panels).
+        from core import panels
+
+        panels.register("promotion.records", "records_tags", "promotion_packs")

@@ -114,6 +114,12 @@ MATRIX = {
     "prizes:letter_pdf": (lambda o: {"letter_id": o["letter"].pk}, EVERYONE),
     "prizes:letter_pdf_state": (lambda o: {"letter_id": o["letter"].pk}, EVERYONE),
     "prizes:draw_letters_progress": (lambda o: {"draw_id": o["draw"].pk}, EVERYONE),
+    # Record packs (issue 16): managers and auditors; the matrix's pack is queued (its files
+    # not built: BOUNCE, back to the promotion page).
+    **{
+        f"records:{name}": (lambda o: {"pack_id": o["record_pack"].pk}, {PROMOTIONS_MANAGER, AUDITOR})
+        for name in ("pack_progress", "pack_zip", "pack_pdf")
+    },
 }
 # POST-only actions: (kwargs maker, roles allowed).
 POST_MATRIX = {
@@ -146,10 +152,18 @@ POST_MATRIX = {
         f"prizes:{name}": (lambda o: {"draw_id": o["draw"].pk}, {PROMOTIONS_MANAGER})
         for name in ("game_event", "game_finish", "wild_card_bin")
     },
+    # A pack asked for (the matrix's promotion has one queued: refused with the reason, back to it).
+    "records:pack_request": (lambda o: {"promotion_id": o["series"].promotion_id}, {PROMOTIONS_MANAGER, AUDITOR}),
 }
 # Allowed, but answered otherwise than the usual 200 (GET) or 302 (POST).
 # GET: 302, nothing to sign yet; a letter's PDF not rendered yet: back to the letter's page.
-BOUNCE = {"proxies:nominate_sign", "proxies:nominate_form_pdf", "prizes:letter_pdf"}
+BOUNCE = {
+    "proxies:nominate_sign",
+    "proxies:nominate_form_pdf",
+    "prizes:letter_pdf",
+    "records:pack_zip",
+    "records:pack_pdf",
+}
 POST_ANSWERS = {"proxies:nominee_lookup": 200}
 # Served outside the role system: the login page, logout, and Django's admin (staff only).
 OUTSIDE = {"login", "logout"}
@@ -213,6 +227,7 @@ def objects(db, reference_data, user_for):
                 promotion=draw.series.promotion, series=draw.series, code="safe", name="Safe", base_cents=100
             ),
             **_prize_objects(draw.series),
+            "record_pack": _record_pack(draw.series.promotion),
             # After the prize objects: a vault jackpot holds its series' draws at the Start.
             "vault": Progressive.objects.create(
                 promotion=draw.series.promotion,
@@ -261,6 +276,16 @@ def _prize_objects(series) -> dict:
         code="0" * 64,
     )
     return {"board": board, "prize_line": line, "letter": letter}
+
+
+def _record_pack(promotion):
+    """A pack asked for and waiting for its worker (no task is sent: the test runs no worker)."""
+    from django.utils import timezone
+
+    from records.models import RecordPack
+
+    now = timezone.now()
+    return RecordPack.objects.create(promotion=promotion, requested_at=now, queued_at=now, requested_by="manager")
 
 
 def test_every_url_is_in_the_matrix():
