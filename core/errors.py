@@ -214,6 +214,9 @@ ERRORS = _table(
     ("payout_id_mismatch", 400, "the ID shown is not the winner's"),
     ("payout_signature", 400, "the winner has not signed for receipt"),
     ("letter_render_refused", 400, "the letter's PDF is ready or already being rendered: nothing to render again"),
+    # A member's own record (POPIA s23; records/member_record.py).
+    ("record_not_confirmed", 400, "the member's presence and ID were not confirmed before printing their own record"),
+    ("record_not_the_member", 400, "the card or ID number given is not the member's whose own record was asked for"),
 )
 # fmt: on
 

@@ -11,3 +11,12 @@ class RecordsConfig(AppConfig):
         from records import audit_words
 
         audit_words.register()
+        # A member's own record (POPIA s23): its permission, made after every migrate (no model
+        # holds it), and its button on the member page (members never imports records).
+        from django.db.models.signals import post_migrate
+
+        from core import panels
+        from records.member_record_perms import ensure_permission
+
+        post_migrate.connect(ensure_permission, dispatch_uid="records.member_record_permission")
+        panels.register("member.records", "member_record_tags", "member_record_button")

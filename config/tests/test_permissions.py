@@ -114,6 +114,9 @@ MATRIX = {
     "prizes:letter_pdf": (lambda o: {"letter_id": o["letter"].pk}, EVERYONE),
     "prizes:letter_pdf_state": (lambda o: {"letter_id": o["letter"].pk}, EVERYONE),
     "prizes:draw_letters_progress": (lambda o: {"draw_id": o["draw"].pk}, EVERYONE),
+    # A member's own record (POPIA s23): the desk and managers print it for the member in person;
+    # auditors read its audit event only (issue 16).
+    "records:member_record": (lambda o: {"member_id": o["member"].pk}, {REWARDS_DESK, PROMOTIONS_MANAGER}),
 }
 # POST-only actions: (kwargs maker, roles allowed).
 POST_MATRIX = {
