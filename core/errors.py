@@ -216,6 +216,9 @@ ERRORS = _table(
     ("letter_render_refused", 400, "the letter's PDF is ready or already being rendered: nothing to render again"),
     # Record packs (records/packs.py).
     ("record_pack_in_progress", 409, "a record pack of the promotion is already being built"),
+    # A member's own record (POPIA s23; records/member_record.py).
+    ("record_not_confirmed", 400, "the member's presence and ID were not confirmed before printing their own record"),
+    ("record_not_the_member", 400, "the card or ID number given is not the member's whose own record was asked for"),
 )
 # fmt: on
 

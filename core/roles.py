@@ -31,6 +31,7 @@ ROLE_PERMISSIONS: dict[str, set[str]] = {
         "proxies.change_declineregistration",
         "prizes.view_prizeletter",  # each winner's letter, on the draw's prizes and the member page
         "prizes.add_prizeletter",  # issue a letter to the winner in person (issue 15)
+        "records.disclose_member_record",  # a member's own record, to them in person (POPIA s23)
     },
     PROMOTIONS_MANAGER: {
         "members.view_member",
@@ -69,6 +70,7 @@ ROLE_PERMISSIONS: dict[str, set[str]] = {
         "prizes.record_device_payout",  # RF bonus jackpot prizes paid at the device (r14, r29)
         "records.view_recordpack",  # a promotion's record pack for the regulator (issue 16)
         "records.add_recordpack",
+        "records.disclose_member_record",  # a member's own record, to them in person (POPIA s23)
     },
     CASH_DESK: {
         # Cashiers check the winner's identity against the member record before paying out.

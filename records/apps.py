@@ -8,10 +8,16 @@ class RecordsConfig(AppConfig):
     name = "records"
 
     def ready(self) -> None:
+        from django.db.models.signals import post_migrate
+
+        from core import panels
         from records import audit_words
+        from records.member_record_perms import ensure_permission
 
         audit_words.register()
         # The record pack's panel on the promotion page (core.panels).
-        from core import panels
-
         panels.register("promotion.records", "records_tags", "promotion_packs")
+        # A member's own record (POPIA s23): its permission, made after every migrate (no model
+        # holds it), and its button on the member page (members never imports records).
+        post_migrate.connect(ensure_permission, dispatch_uid="records.member_record_permission")
+        panels.register("member.records", "member_record_tags", "member_record_button")

@@ -29,6 +29,10 @@ def register() -> None:
             "record_pack.failed": words(
                 "Record pack failed", "could not build {object}: {error}", "could not build {object}"
             ),
+            # A member given their own record at the desk (POPIA s23; records/member_record.py).
+            "disclosure.member_record": words(
+                "Member's own record given", "gave {object} their own record (POPIA)", "gave a member their own record"
+            ),
         },
     )
     register_system_actors({"record_pack": "The record pack builder (worker)"})

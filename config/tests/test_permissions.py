@@ -120,6 +120,9 @@ MATRIX = {
         f"records:{name}": (lambda o: {"pack_id": o["record_pack"].pk}, {PROMOTIONS_MANAGER, AUDITOR})
         for name in ("pack_progress", "pack_zip", "pack_pdf")
     },
+    # A member's own record (POPIA s23): the desk and managers print it for the member in person;
+    # auditors read its audit event only (issue 16).
+    "records:member_record": (lambda o: {"member_id": o["member"].pk}, {REWARDS_DESK, PROMOTIONS_MANAGER}),
 }
 # POST-only actions: (kwargs maker, roles allowed).
 POST_MATRIX = {

@@ -91,6 +91,7 @@ def test_the_areas_are_listed_in_the_alphabet_s_order_whatever_order_the_apps_st
         "Prizes",
         "Promotions",
         "Proxies and declines",
+        "Records",  # members' own records (issue 16)
         "Reference data",
         "Sign-in and staff",
     }
