@@ -214,6 +214,8 @@ ERRORS = _table(
     ("payout_id_mismatch", 400, "the ID shown is not the winner's"),
     ("payout_signature", 400, "the winner has not signed for receipt"),
     ("letter_render_refused", 400, "the letter's PDF is ready or already being rendered: nothing to render again"),
+    # Records kept three years (issue 16; records/retention.py).
+    ("kept_three_years", 400, "a promotion's records are kept for three years after it ends: nothing of them is deleted"),
 )
 # fmt: on
 

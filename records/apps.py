@@ -8,6 +8,7 @@ class RecordsConfig(AppConfig):
     name = "records"
 
     def ready(self) -> None:
-        from records import audit_words
+        from records import audit_words, retention
 
         audit_words.register()
+        retention.connect()
