@@ -215,7 +215,7 @@ ERRORS = _table(
     ("payout_signature", 400, "the winner has not signed for receipt"),
     ("letter_render_refused", 400, "the letter's PDF is ready or already being rendered: nothing to render again"),
     # Records kept three years (issue 16; records/retention.py).
-    ("kept_three_years", 400, "a promotion's records are kept for three years after it ends: nothing of them is deleted"),
+    ("kept_three_years", 400, "a promotion's records are kept three years after it ends: none of them is deleted"),
 )
 # fmt: on
 

@@ -86,9 +86,10 @@ def delete_refusal(obj) -> str | None:
     what = WHAT[type(obj)]
     if until == dt.date.max:
         return f"This {what} belongs to a promotion that cannot be found, so it is kept: nothing is deleted."
+    first_day = local_date(until + dt.timedelta(days=1))
     return (
         f"This {what} is part of a promotion's records, which are kept for three years after the promotion "
-        f"ends (Consumer Protection Act, section 36): it cannot be deleted before {local_date(until + dt.timedelta(days=1))}."
+        f"ends (Consumer Protection Act, section 36): it cannot be deleted before {first_day}."
     )
 
 
