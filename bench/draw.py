@@ -166,7 +166,11 @@ def fill_activations(draw, activations: int, tickets: int, members: int) -> None
     print(f"Filling draw {draw.pk}: {activations:,} activations, {tickets:,} tickets ...", flush=True)
     began = time.perf_counter()
     with transaction.atomic(), connection.cursor() as cursor:
+        # A promotion's entries are kept three years (records/migrations/0001_retention.py): the
+        # bench's own draw is refilled with the row triggers off, as the suite's superuser may.
+        cursor.execute("SET LOCAL session_replication_role = replica")
         cursor.execute("DELETE FROM draws_activation WHERE draw_id = %s", [draw.pk])
+        cursor.execute("SET LOCAL session_replication_role = origin")
         cursor.execute(
             """
             INSERT INTO draws_activation (draw_id, member_id, channel, first_serial, last_serial, tickets,

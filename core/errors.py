@@ -219,6 +219,8 @@ ERRORS = _table(
     # A member's own record (POPIA s23; records/member_record.py).
     ("record_not_confirmed", 400, "the member's presence and ID were not confirmed before printing their own record"),
     ("record_not_the_member", 400, "the card or ID number given is not the member's whose own record was asked for"),
+    # Records kept three years (issue 16; records/retention.py).
+    ("kept_three_years", 400, "a promotion's records are kept three years after it ends: none of them is deleted"),
 )
 # fmt: on
 

@@ -11,10 +11,12 @@ class RecordsConfig(AppConfig):
         from django.db.models.signals import post_migrate
 
         from core import panels
-        from records import audit_words
+        from records import audit_words, retention
         from records.member_record_perms import ensure_permission
 
         audit_words.register()
+        # Nothing of a promotion's record is deleted within three years of its end (records/retention.py).
+        retention.connect()
         # The record pack's panel on the promotion page (core.panels).
         panels.register("promotion.records", "records_tags", "promotion_packs")
         # A member's own record (POPIA s23): its permission, made after every migrate (no model

@@ -228,7 +228,9 @@ def test_every_guard_function_names_its_search_path_with_pg_temp_last(db):
             "AND (c.relname LIKE 'draws\\_%%' OR c.relname LIKE 'prizes\\_%%')"
         )
         functions = dict(cursor.fetchall())
-    assert len(functions) == 10  # draws: 0014 added the RAPS entries' statement guard; prizes: lines, jackpots
+    # draws: 0014 added the RAPS entries' statement guard; prizes: lines, jackpots; records: the
+    # three-year retention (its row guard and the RAPS entries' statement guard).
+    assert len(functions) == 12
     for name, config in functions.items():
         assert config is not None and config[-1].startswith("search_path="), name
         assert config[-1].replace(" ", "").endswith(",pg_temp"), name

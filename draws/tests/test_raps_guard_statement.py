@@ -62,7 +62,8 @@ def entries(list_id: int) -> list[tuple]:
 
 
 def guard_triggers() -> list[tuple]:
-    """(name, row level?, before?, events, old table, new table, function) of draws_rapsentry."""
+    """(name, row level?, before?, events, old table, new table, function) of draws_rapsentry's
+    guards (the records app's three-year retention trigger is its own: records/tests/test_retention.py)."""
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT t.tgname, (t.tgtype & 1) <> 0, (t.tgtype & 2) <> 0, "
@@ -70,7 +71,8 @@ def guard_triggers() -> list[tuple]:
             "CASE WHEN t.tgtype & 8 <> 0 THEN 'DELETE' END, CASE WHEN t.tgtype & 16 <> 0 THEN 'UPDATE' END), "
             "t.tgoldtable, t.tgnewtable, p.proname "
             "FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid "
-            "WHERE t.tgrelid = 'draws_rapsentry'::regclass AND NOT t.tgisinternal ORDER BY t.tgname"
+            "WHERE t.tgrelid = 'draws_rapsentry'::regclass AND NOT t.tgisinternal AND t.tgname LIKE 'draws\\_%%' "
+            "ORDER BY t.tgname"
         )
         return cursor.fetchall()
 
