@@ -167,7 +167,7 @@ PROMODESK_VERSION = env_str("PROMODESK_VERSION", "")
 DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=env_int("DB_CONN_MAX_AGE", 60))}
 if env_str("TEST_DATABASE_NAME"):  # two test runs side by side (make test's clock runs), each its own
     DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME")}
-elif TESTING and not env_str("DATABASE_URL"):  # not test_postgres
+elif TESTING:  # whatever DATABASE_URL names (postgres by default): not test_postgres
     DATABASES["default"]["TEST"] = {"NAME": "test_promodesk"}
 if TESTING and DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
     raise ImproperlyConfigured("The test suite runs on PostgreSQL only; DATABASE_URL must be postgres://...")
