@@ -16,4 +16,8 @@ RUN SECRET_KEY=build ALLOWED_HOSTS=build PRIZE_LETTER_SECRET=build DATABASE_URL=
     && useradd --system --uid 1000 promodesk && mkdir -p /app/var/media && chown -R promodesk /app/var
 USER promodesk
 EXPOSE 8000
+# The default command is the web server: /healthz through plain Python (no curl in the image).
+# docker-compose.yml gives the worker and beat their own checks.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=30s --retries=3 \
+    CMD ["python", "deploy/healthcheck.py", "http://127.0.0.1:8000/healthz"]
 CMD ["gunicorn", "config.wsgi", "--config", "config/gunicorn.conf.py", "--bind", "0.0.0.0:8000", "--workers", "3", "--threads", "4"]

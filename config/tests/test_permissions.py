@@ -172,7 +172,8 @@ POST_ANSWERS = {"proxies:nominee_lookup": 200}
 OUTSIDE = {"login", "logout"}
 # The machine API: device tokens, never a staff session (draws/tests/test_api.py).
 DEVICE_API = {"api:activate", "api:activity", "api:api-root", "api:open_draws"}
-PUBLIC = {"api:openapi-json"}
+# No sign-in at all: the API's description, and the health check (core/tests/test_health.py).
+PUBLIC = {"api:openapi-json", "healthz"}
 
 
 def _project_url_names(resolver=None, namespace=""):
@@ -296,6 +297,13 @@ def test_every_url_is_in_the_matrix():
     assert names, "no URLs found"
     unlisted = names - set(MATRIX) - set(POST_MATRIX) - OUTSIDE - DEVICE_API - PUBLIC
     assert not unlisted, f"add these URLs to the permission matrix: {sorted(unlisted)}"
+
+
+def test_public_urls_answer_without_signing_in(client, db):
+    for name in PUBLIC:
+        response = client.get(reverse(name))
+        # /healthz is 503 here (no tick has run): an answer all the same, not the sign-in page.
+        assert response.status_code in (200, 503) and "Location" not in response, name
 
 
 @pytest.mark.parametrize("role", [*ROLES, STAGE_DISPLAY, "superuser", None])
