@@ -12,8 +12,9 @@ from django.db.models import Count, Exists, IntegerField, Min, OuterRef, Q, Quer
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from core.audit_seal import latest_seal
 from core.formats import local_datetime
-from core.models import AuditEvent, WorkerHeartbeat
+from core.models import AuditEvent, AuditSeal, WorkerHeartbeat
 from draws.models import WINNING_OUTCOMES, Activation, Draw, DrawPick, DrawStatus, RapsList
 from draws.states import DrawPhase
 from members.models import ImportJob, ImportStatus
@@ -283,3 +284,22 @@ def records_running(property_ids: list[int] | None) -> list[Draw]:
 def audit_entries_today(now: dt.datetime) -> int:
     start, _ = day_bounds(now)
     return AuditEvent.objects.filter(created_at__gte=start).count()
+
+
+@dataclass
+class SealSummary:
+    """The audit log's latest seal (docs/audit-seal.md), how many days its chain holds and how
+    many past days wait for theirs (the tick seals yesterday a few minutes after midnight)."""
+
+    latest: AuditSeal | None
+    days: int
+    waiting: int
+
+
+def audit_seal(now: dt.datetime) -> SealSummary:
+    latest = latest_seal()
+    if latest is None:
+        return SealSummary(None, 0, 0)
+    yesterday = timezone.localdate(now) - dt.timedelta(days=1)
+    # The chain has no gap (an empty day has its seal too), so its length is the number of rows.
+    return SealSummary(latest, AuditSeal.objects.count(), max(0, (yesterday - latest.day).days))
