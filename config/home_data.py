@@ -8,11 +8,10 @@ their limit (the page links to the full list) and counts come in the statement o
 import datetime as dt
 from dataclasses import dataclass
 
-from django.db.models import Count, Exists, IntegerField, Min, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import Count, Exists, IntegerField, Min, OuterRef, Q, QuerySet, Subquery, Sum, Window
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from core.audit_seal import latest_seal
 from core.formats import local_datetime
 from core.models import AuditEvent, AuditSeal, WorkerHeartbeat
 from draws.models import WINNING_OUTCOMES, Activation, Draw, DrawPick, DrawStatus, RapsList
@@ -297,9 +296,10 @@ class SealSummary:
 
 
 def audit_seal(now: dt.datetime) -> SealSummary:
-    latest = latest_seal()
+    # One statement: the latest seal and, as a window over every row, how many there are (the
+    # chain has no gap, an empty day has its seal too, so that is the number of days chained).
+    latest = AuditSeal.objects.annotate(chained=Window(Count("pk"))).order_by("-day").first()
     if latest is None:
         return SealSummary(None, 0, 0)
     yesterday = timezone.localdate(now) - dt.timedelta(days=1)
-    # The chain has no gap (an empty day has its seal too), so its length is the number of rows.
-    return SealSummary(latest, AuditSeal.objects.count(), max(0, (yesterday - latest.day).days))
+    return SealSummary(latest, latest.chained, max(0, (yesterday - latest.day).days))

@@ -226,14 +226,17 @@ def test_the_sealer_never_holds_up_a_writer_of_the_audit_log(db, monkeypatch):
 
     def rows_while_someone_writes(day):
         # Rolled back: this test's own rows vanish with its transaction, the other's would not.
-        with other.cursor() as cursor, transaction.atomic(using=other.alias):
-            cursor.execute("SET LOCAL lock_timeout = '1s'")
-            cursor.execute(
+        other.ensure_connection()
+        raw = other.connection
+        raw.execute("BEGIN")
+        raw.execute("SET LOCAL lock_timeout = '1s'")
+        written.append(
+            raw.execute(
                 "INSERT INTO core_auditevent (actor_label, action, object_type, object_id, data) "
                 "VALUES ('desk', 'test.during_seal', '', '', '{}') RETURNING id"
-            )
-            written.append(cursor.fetchone()[0])
-            transaction.set_rollback(True, using=other.alias)
+            ).fetchone()[0]
+        )
+        raw.execute("ROLLBACK")
         return reading(day)
 
     monkeypatch.setattr(audit_seal, "day_rows", rows_while_someone_writes)
