@@ -288,7 +288,7 @@ def audit_entries_today(now: dt.datetime) -> int:
 @dataclass
 class SealSummary:
     """The audit log's latest seal (docs/audit-seal.md), how many days its chain holds and how
-    many past days wait for theirs (the tick seals yesterday a few minutes after midnight)."""
+    many past days are overdue for theirs."""
 
     latest: AuditSeal | None
     days: int
@@ -301,5 +301,6 @@ def audit_seal(now: dt.datetime) -> SealSummary:
     latest = AuditSeal.objects.annotate(chained=Window(Count("pk"))).order_by("-day").first()
     if latest is None:
         return SealSummary(None, 0, 0)
-    yesterday = timezone.localdate(now) - dt.timedelta(days=1)
-    return SealSummary(latest, latest.chained, max(0, (yesterday - latest.day).days))
+    # Yesterday is due from 01h00: the tick seals it a few minutes after midnight.
+    due = timezone.localdate(now - dt.timedelta(hours=1)) - dt.timedelta(days=1)
+    return SealSummary(latest, latest.chained, max(0, (due - latest.day).days))

@@ -61,3 +61,10 @@ def test_before_any_seal_the_page_says_so(user_for, reference_data):
 @pytest.mark.parametrize("role", [REWARDS_DESK, CASH_DESK])
 def test_the_desk_and_the_cash_desk_do_not_see_it(user_for, sealed, role):
     assert 'id="audit-seal"' not in start_page(user_for, role)
+
+
+def test_just_after_midnight_yesterday_is_not_yet_overdue(user_for, sealed):
+    with time_machine.travel(local(D3 + dt.timedelta(days=2), 0, 40), tick=False):
+        assert "not sealed yet" not in start_page(user_for, AUDITOR)
+    with time_machine.travel(local(D3 + dt.timedelta(days=2), 1, 5), tick=False):
+        assert "1 day since then not sealed yet." in start_page(user_for, AUDITOR)
