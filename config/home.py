@@ -34,6 +34,8 @@ def home(request):
         context["heartbeat"] = home_data.heartbeat(now)
     if context["manager"]:
         context["attention"] = home_data.manager_attention(property_ids, now)
+    if context["manager"] or context["auditor"]:
+        context["audit_seal"] = home_data.audit_seal(now)
     if context["auditor"]:
         context["recent_draws"] = home_data.recent_draws(property_ids, now)
         context["records_running"] = home_data.records_running(property_ids)

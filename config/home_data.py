@@ -8,12 +8,12 @@ their limit (the page links to the full list) and counts come in the statement o
 import datetime as dt
 from dataclasses import dataclass
 
-from django.db.models import Count, Exists, IntegerField, Min, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import Count, Exists, IntegerField, Min, OuterRef, Q, QuerySet, Subquery, Sum, Window
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from core.formats import local_datetime
-from core.models import AuditEvent, WorkerHeartbeat
+from core.models import AuditEvent, AuditSeal, WorkerHeartbeat
 from draws.models import WINNING_OUTCOMES, Activation, Draw, DrawPick, DrawStatus, RapsList
 from draws.states import DrawPhase
 from members.models import ImportJob, ImportStatus
@@ -283,3 +283,24 @@ def records_running(property_ids: list[int] | None) -> list[Draw]:
 def audit_entries_today(now: dt.datetime) -> int:
     start, _ = day_bounds(now)
     return AuditEvent.objects.filter(created_at__gte=start).count()
+
+
+@dataclass
+class SealSummary:
+    """The audit log's latest seal (docs/audit-seal.md), how many days its chain holds and how
+    many past days are overdue for theirs."""
+
+    latest: AuditSeal | None
+    days: int
+    waiting: int
+
+
+def audit_seal(now: dt.datetime) -> SealSummary:
+    # One statement: the latest seal and, as a window over every row, how many there are (the
+    # chain has no gap, an empty day has its seal too, so that is the number of days chained).
+    latest = AuditSeal.objects.annotate(chained=Window(Count("pk"))).order_by("-day").first()
+    if latest is None:
+        return SealSummary(None, 0, 0)
+    # Yesterday is due from 01h00: the tick seals it a few minutes after midnight.
+    due = timezone.localdate(now - dt.timedelta(hours=1)) - dt.timedelta(days=1)
+    return SealSummary(latest, latest.chained, max(0, (due - latest.day).days))

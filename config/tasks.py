@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from celery import shared_task
 
+from core.audit_seal import seal_due
 from core.services import tick_run
 from draws.engine import draws_start_due
 from draws.services import draw_standings_refresh_due, draws_close_due
@@ -28,6 +29,8 @@ TICK_STEPS: list[tuple[str, Callable[[], object]]] = [
     ("expire uncollected prize letters", letters_expire),
     ("queue lost prize letter renders again", letters_render_stale),
     ("build finished promotions' record packs", packs_due),
+    # Last: the other steps' events of today are not its concern, and it never waits for a lock.
+    ("seal yesterday's audit log", seal_due),
 ]
 
 

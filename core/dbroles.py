@@ -1,7 +1,8 @@
 """The application's PostgreSQL role: it owns nothing, may only SELECT and INSERT in the
-audit log, only SELECT in the tables whose model says so (`app_role_privileges`, e.g. a draw's
-commitments), and may not create TEMP tables (a TEMP table named like a real one is what a
-trigger function with a loose search_path would read instead).
+audit log, and only what the model says in the tables whose model says so (`app_role_privileges`:
+SELECT on a draw's commitments, SELECT and INSERT on the audit log's daily seals), and may not
+create TEMP tables (a TEMP table named like a real one is what a trigger function with a loose
+search_path would read instead).
 
 Migrations run as the owner of the tables (MIGRATION_DATABASE_URL); web, worker and beat
 connect as settings.DB_APP_ROLE (DATABASE_URL). Only an owner or a superuser may TRUNCATE a

@@ -103,3 +103,35 @@ class SignInAddress(models.Model):
 
     def __str__(self) -> str:
         return f"user {self.user_id} from {self.ip}"
+
+
+class AuditSeal(models.Model):
+    """One Johannesburg day of the audit log, sealed: the SHA-256 of that day's events in a
+    canonical form (docs/audit-seal.md, core.seal_digest) chained to the previous day's seal.
+    Every day from the first event's on has a row, empty days included, so the chain has no
+    gap. Written once by core.audit_seal.seal_due; on PostgreSQL a trigger (migration 0005)
+    refuses UPDATE and DELETE, and the application's role may only SELECT and INSERT here."""
+
+    day = models.DateField(unique=True)
+    version = models.CharField(max_length=40, help_text="The canonical form's version tag, hashed with the day.")
+    event_count = models.PositiveIntegerField()
+    first_event_id = models.BigIntegerField(null=True, blank=True)
+    last_event_id = models.BigIntegerField(null=True, blank=True)
+    digest = models.CharField(max_length=64)
+    previous_digest = models.CharField(max_length=64)
+    sealed_at = models.DateTimeField()
+
+    # core.dbroles: the application's database role may read and append, nothing else.
+    app_role_privileges = ("SELECT", "INSERT")
+
+    class Meta:
+        ordering = ["-day"]
+        default_permissions = ()
+
+    def __str__(self) -> str:
+        return f"Audit seal of {self.day:%Y-%m-%d}: {self.digest[:12]}…"
+
+    @property
+    def digest_groups(self) -> str:
+        """The digest in groups of four, easier to read aloud and compare by eye."""
+        return " ".join(self.digest[i : i + 4] for i in range(0, len(self.digest), 4))
