@@ -14,9 +14,9 @@ import psycopg
 import pytest
 import time_machine
 from django.conf import settings
-from django.core.management import get_commands
-from django.db import connection
+from django.db import connection, transaction
 
+from core.audit_seal import seal_due, verify_chain
 from core.roles import PROMOTIONS_MANAGER
 from draws.demo import load_demo_promotion
 from draws.demo_runs import load_demo_runs
@@ -60,6 +60,19 @@ def populate(user_for) -> None:
             )
 
 
+def seal_the_past() -> int:
+    """Moves every event of the populated database two days back (as the owner with the triggers
+    off: the database stamps created_at itself) and seals every day up to yesterday, so the dump
+    holds a chain of seals for the copy to check. Returns how many days were sealed."""
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL session_replication_role = replica")
+        cursor.execute("UPDATE core_auditevent SET created_at = created_at - interval '2 days'")
+        cursor.execute("SET LOCAL session_replication_role = origin")
+    sealed = seal_due()
+    assert sealed and verify_chain().ok
+    return len(sealed)
+
+
 def database_url(name: str) -> str:
     db = connection.settings_dict
     password = f":{db['PASSWORD']}" if db["PASSWORD"] else ""
@@ -85,6 +98,7 @@ def test_a_backup_restored_into_a_fresh_database_verifies_and_keeps_its_protecti
     complete = Draw.objects.filter(status=DrawStatus.DRAWN).count()
     promotions = Draw.objects.filter(status=DrawStatus.DRAWN).values("series__promotion").distinct().count()
     assert complete == 5 and promotions == 2
+    sealed_days = seal_the_past()
     env = {k: v for k, v in os.environ.items() if k != "MIGRATION_DATABASE_URL"}
     env |= {"DATABASE_URL": database_url(connection.settings_dict["NAME"]), "PYTHON": sys.executable}
     dump = tmp_path / "promodesk.dump"
@@ -100,9 +114,8 @@ def test_a_backup_restored_into_a_fresh_database_verifies_and_keeps_its_protecti
     assert f"{complete} complete draws" in restore.stdout
     assert f"Every complete draw's record holds: {complete} checked." in restore.stdout
 
-    # verify_audit: when the command exists, the script ran it on the copy and it held.
-    if "verify_audit" in get_commands():
-        assert "checking the audit log's seals" in restore.stdout
+    assert "checking the audit log's seals" in restore.stdout
+    assert f"{sealed_days} sealed day" in restore.stdout
 
     again = run("scripts/db-restore", str(dump), copy_name, env=env)
     assert again.returncode == 2 and "exists and is not empty" in again.stderr
@@ -147,3 +160,13 @@ def test_a_backup_restored_into_a_fresh_database_verifies_and_keeps_its_protecti
     )
     assert verify.returncode == 1, verify.stdout
     assert "DOES NOT HOLD" in verify.stdout and "do not hold (5 checked)" in verify.stderr
+
+    # An audit event of a sealed day changed behind the triggers' back: the copy's chain breaks.
+    with psycopg.connect(database_url(copy_name), autocommit=True) as copy, copy.transaction():
+        copy.execute("SET LOCAL session_replication_role = replica")
+        copy.execute(
+            "UPDATE core_auditevent SET actor_label = 'someone else' WHERE id = (SELECT max(id) FROM core_auditevent)"
+        )
+    audit = run(sys.executable, "manage.py", "verify_audit", env=env | {"DATABASE_URL": database_url(copy_name)})
+    assert audit.returncode == 1, audit.stdout
+    assert "an event was changed" in audit.stdout + audit.stderr

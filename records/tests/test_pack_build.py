@@ -3,6 +3,7 @@ draws' §6 records verify from the pack alone, the winners say how each prize en
 back, the progress reaches done, and a task run twice builds once."""
 
 import csv
+import datetime as dt
 import io
 import json
 import zipfile
@@ -11,7 +12,7 @@ import pytest
 
 from core.audit import Actor, text_sha256
 from core.errors import DomainError
-from core.models import AuditEvent
+from core.models import AuditEvent, AuditSeal
 from draws.models import Draw
 from draws.verification import verify_record
 from records import pack_files, packs
@@ -107,7 +108,27 @@ def test_the_pdf_for_reading_opens_and_says_what_the_pack_holds(built, promotion
     assert built.manifest_sha256 in text.replace(" ", "")
     assert "Winners collect within 15 days." in text
     assert "Expired: not collected in time" in text and "Paid at the cash desk" in text
-    assert "not been sealed yet" in text  # the stub seal: none yet
+    assert "not been sealed yet" in text  # no day sealed in this database yet
+    assert manifest(zip_of(built))["audit_seal"] is None
+
+
+def test_the_latest_audit_seal_is_printed_on_the_pack_and_in_its_manifest(promotion):
+    # A day of the audit log sealed before the pack is built (core.audit_seal; the table takes INSERTs).
+    seal = AuditSeal.objects.create(
+        day=dt.date(2025, 1, 1),
+        version="promodesk-audit-seal/1",
+        event_count=0,
+        digest="ab" * 32,
+        previous_digest="0" * 64,
+        sealed_at=dt.datetime(2025, 1, 2, tzinfo=dt.UTC),
+    )
+    pack = packs.pack_request(actor=MANAGER, promotion=promotion)
+    assert packs.pack_build(pack_id=pack.pk)
+    pack.refresh_from_db()
+    assert manifest(zip_of(pack))["audit_seal"] == {"day": "2025-01-01", "digest": seal.digest}
+    with pack.pdf_file.open("rb") as handle:
+        text = pdf_text(handle.read(), flat=True)
+    assert "Sealed up to 1 January 2025" in text and seal.digest in text.replace(" ", "")
 
 
 def test_the_progress_reaches_done_and_each_step_is_audited(built):
