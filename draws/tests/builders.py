@@ -43,10 +43,11 @@ def add_entries(draw: Draw, tickets: list[int], members: list[Member] | None = N
 
 
 def closed_draw(
-    series: DrawSeries, at: dt.datetime, tickets: list[int], members: list[Member] | None = None
+    series: DrawSeries, at: dt.datetime, tickets: list[int], members: list[Member] | None = None, windows=None
 ) -> tuple[Draw, list[Member]]:
-    """A draw at `at` whose entries (one activation per number in `tickets`) are frozen."""
-    draw = make_draw(series, at)
+    """A draw at `at` whose entries (one activation per number in `tickets`) are frozen; with the
+    series' windows unless `windows` are given."""
+    draw = make_draw(series, at, windows=windows) if windows else make_draw(series, at)
     members = add_entries(draw, tickets, members)
     assert draw_close_window(draw_id=draw.pk, now=draw.tickets_close_at)
     draw.refresh_from_db()

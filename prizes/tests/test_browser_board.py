@@ -47,7 +47,10 @@ def test_a_manager_fills_the_jack_podiums_and_the_draw_may_start(page, live_serv
         starts_on=min(promotion.starts_on, at.date() - dt.timedelta(days=1)),
         ends_on=max(promotion.ends_on, at.date() + dt.timedelta(days=1)),
     )
-    draw, _ = closed_draw(series, at, [5, 7, 3, 9, 4, 6])
+    # Its own window: the seed's opens at 08h00 on the draw's day, after `at` when the suite runs
+    # between midnight and 08h00 (it closed before now, so the entries freeze).
+    window = [(at - dt.timedelta(hours=2), at - dt.timedelta(minutes=10))]
+    draw, _ = closed_draw(series, at, [5, 7, 3, 9, 4, 6], windows=window)
     manager = user_for(PROMOTIONS_MANAGER, username="promo.manager", password=PASSWORD)
 
     page.set_viewport_size(VIEWPORT)
