@@ -22,24 +22,10 @@ import multiprocessing
 import resource
 import sys
 import time
-import urllib.parse
 
-from drawbench import load_average, migrate, percentile, setup_django
+from drawbench import create_database, load_average, migrate, percentile, setup_django
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/promodesk_sealbench"
-
-
-def create_database(url: str) -> None:
-    import psycopg
-    from psycopg import sql
-
-    parts = urllib.parse.urlparse(url)
-    name = parts.path.lstrip("/")
-    admin = parts._replace(path="/postgres").geturl()
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-            print(f"created database {name}")
 
 
 def peak_rss_mb() -> float:

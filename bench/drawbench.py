@@ -12,6 +12,7 @@ import math
 import os
 import subprocess
 import sys
+import urllib.parse
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,6 +48,20 @@ def setup_django(url: str) -> None:
     import django
 
     django.setup()
+
+
+def create_database(url: str) -> None:
+    """Creates the bench's own database on the server of `url` unless it is there."""
+    import psycopg
+    from psycopg import sql
+
+    parts = urllib.parse.urlparse(url)
+    name = parts.path.lstrip("/")
+    admin = parts._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+            print(f"created database {name}")
 
 
 def migrate(url: str) -> None:
