@@ -154,13 +154,19 @@ def _stop(process: subprocess.Popen) -> None:
 
 
 def worker_start(
-    *, folder: Path, queue: str, media_root: Path, redis_url: str = REDIS_URL, app: str = "config"
+    *,
+    folder: Path,
+    queue: str,
+    media_root: Path,
+    redis_url: str = REDIS_URL,
+    app: str = "config",
+    env: dict[str, str] | None = None,
 ) -> Worker:
     """Start `celery -A config worker` on the test database, Redis and `queue`, with the uploads
     under `media_root`, and wait until it answers a ping. It runs in a process group of its
-    own (see Worker.kill); its log goes to `folder`. `redis_url` and `app` (a test's own Celery
-    app module that patches something in the worker, e.g. testing.slow_letters) are for the
-    fault tests."""
+    own (see Worker.kill); its log goes to `folder`. `redis_url`, `app` (a test's own Celery
+    app module that patches something in the worker, e.g. testing.slow_letters) and `env` (more
+    environment) are for the fault tests."""
     tag = uuid.uuid4().hex[:10]
     database_url = _database_url(connection.settings_dict)  # the test database, set up by now
     hostname = f"pytest-{tag}@localhost"
@@ -174,6 +180,7 @@ def worker_start(
         "REDIS_URL": redis_url,
         "MEDIA_ROOT": str(media_root),
         "PYTHONUNBUFFERED": "1",
+        **(env or {}),
     }
     celery = Path(sys.executable).with_name("celery")
     if not celery.exists():
