@@ -163,6 +163,9 @@ DB_APP_ROLE = env_str("DB_APP_ROLE", "promodesk_app")
 # commit set by the deployment; when unset, draws.version reads the checkout's .git/HEAD.
 PROMODESK_VERSION = env_str("PROMODESK_VERSION", "")
 DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=env_int("DB_CONN_MAX_AGE", 60))}
+# PostgreSQL restarted (or a connection cut by a proxy or failover): each request or task checks
+# its kept connection before first use and opens a new one, instead of failing on the dead one.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if env_str("TEST_DATABASE_NAME"):  # two test runs side by side (make test's clock runs), each its own
     DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME")}
 if TESTING and DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
