@@ -27,7 +27,7 @@ from django.db import transaction
 
 logger = logging.getLogger(__name__)
 
-BROKER_DOWN_SECONDS = 10.0  # after a failed publish, drop messages this long without trying
+BROKER_DOWN_SECONDS = 2.0  # after a failed publish, drop messages this long without trying
 BACKLOG = 1000  # messages waiting for the background thread; beyond that they are dropped
 
 _down_until = 0.0

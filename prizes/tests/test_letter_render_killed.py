@@ -39,7 +39,11 @@ def test_a_worker_killed_mid_write_leaves_no_file_and_the_letter_is_rendered_onc
     media, marker, queue = tmp_path / "media", tmp_path / "halfway", f"pytest-{uuid.uuid4().hex[:10]}"
     media.mkdir()
     slow = worker_start(
-        folder=tmp_path, queue=queue, media_root=media, app="testing.slow_letters", env={"SLOW_WRITE_MARKER": str(marker)}
+        folder=tmp_path,
+        queue=queue,
+        media_root=media,
+        app="testing.slow_letters",
+        env={"SLOW_WRITE_MARKER": str(marker)},
     )
     fresh = None
     try:
