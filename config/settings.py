@@ -165,6 +165,9 @@ DB_APP_ROLE = env_str("DB_APP_ROLE", "promodesk_app")
 # commit set by the deployment; when unset, draws.version reads the checkout's .git/HEAD.
 PROMODESK_VERSION = env_str("PROMODESK_VERSION", "")
 DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=env_int("DB_CONN_MAX_AGE", 60))}
+# PostgreSQL restarted (or a connection cut by a proxy or failover): each request or task checks
+# its kept connection before first use and opens a new one, instead of failing on the dead one.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if env_str("TEST_DATABASE_NAME"):  # two test runs side by side (make test's clock runs), each its own
     DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME")}
 elif TESTING:  # whatever DATABASE_URL names (postgres by default): not test_postgres
@@ -188,7 +191,17 @@ _redis_url = env_str("REDIS_URL") or (
     env_str("CELERY_BROKER_URL") if (env_str("CELERY_BROKER_URL") or "").startswith("redis") else None
 )
 if _redis_url:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _redis_url}}
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    # Redis down: a page answers without its cache (core.cache), at once: one try, short timeouts.
+    CACHES = {
+        "default": {
+            "BACKEND": "core.cache.ForgivingRedisCache",
+            "LOCATION": _redis_url,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2, "retry": Retry(NoBackoff(), 0)},
+        }
+    }
 elif TESTING:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 else:
@@ -297,6 +310,10 @@ CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
 
 # --- Celery --------------------------------------------------------------------------------
+# Redis as the broker: redelivery of unacknowledged tasks longer than any import we expect to
+# run; connecting and each command give up within seconds when Redis is down or unreachable
+# (without them a publish to a silent host waits for the kernel's TCP timeout: minutes).
+REDIS_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "socket_connect_timeout": 2, "socket_timeout": 5}
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or "filesystem://"
 if CELERY_BROKER_URL == "filesystem://":
     _queue_dir = VAR_DIR / "celery" / "queue"
@@ -308,8 +325,13 @@ if CELERY_BROKER_URL == "filesystem://":
         "store_processed": False,
     }
 else:
-    # Redelivery of unacknowledged tasks: longer than any import we expect to run.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    CELERY_BROKER_TRANSPORT_OPTIONS = dict(REDIS_BROKER_TRANSPORT_OPTIONS)
+# A request that queues work never waits for a broker that is down (core.queueing): one try,
+# no publish retries; the row says the work is due and the tick's sweeps send it again.
+CELERY_TASK_PUBLISH_RETRY = False
+# Publish from a background thread (core.queueing): even without retries, kombu and redis-py
+# take seconds to give up on a broker that is down. Off in tests, whose asserts follow the commit.
+QUEUE_IN_BACKGROUND = env_bool("QUEUE_IN_BACKGROUND", not TESTING)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

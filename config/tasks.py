@@ -10,7 +10,7 @@ from core.audit_seal import seal_due
 from core.services import tick_run
 from draws.engine import draws_start_due
 from draws.services import draw_standings_refresh_due, draws_close_due
-from members.services import import_files_purge, import_jobs_fail_stale
+from members.services import import_files_purge, import_jobs_fail_stale, import_jobs_requeue_lost
 from prizes.letter_pdf import letters_render_stale
 from prizes.letter_services import letters_expire
 from records.packs import packs_due
@@ -24,6 +24,7 @@ TICK_STEPS: list[tuple[str, Callable[[], object]]] = [
     ("close due draws", draws_close_due),
     ("start due electronic draws", draws_start_due),
     ("fail abandoned imports", import_jobs_fail_stale),
+    ("send queued imports again whose message was lost", import_jobs_requeue_lost),
     ("recount draw standings", draw_standings_refresh_due),
     ("delete old rejected uploads", import_files_purge),
     ("expire uncollected prize letters", letters_expire),

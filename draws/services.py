@@ -14,6 +14,7 @@ from django.utils import timezone
 from core.audit import Actor, audit_log
 from core.errors import DomainError
 from core.formats import local_datetime
+from core.queueing import enqueue
 from draws import entry_sources, registers
 from draws.allocation import MemberDrawStanding, allocation_overview, member_allocation
 from draws.models import Activation, Channel, DeviceKind, DeviceToken, Draw, DrawStanding, DrawStatus, TicketWindow
@@ -637,7 +638,7 @@ def draw_standing_request(*, draw_id: int, now: dt.datetime | None = None) -> bo
         .update(requested_at=now)
     )
     if queued:
-        draw_standing_refresh_task.delay_on_commit(draw_id)
+        enqueue(draw_standing_refresh_task, draw_id)  # lost with the broker: the tick asks again
     return bool(queued)
 
 
@@ -651,7 +652,8 @@ def draw_standing_recount(*, actor: Actor, draw_id: int, now: dt.datetime | None
 
 def draw_standings_refresh_due(*, now: dt.datetime | None = None) -> int:
     """The tick: queue a recount for each draw taking tickets in the next days whose standing is
-    missing, older than the last points import, or older than STANDING_MAX_AGE, while fewer than
+    missing, older than the last points import, or older than STANDING_MAX_AGE, or asked for over
+    STANDING_REQUEUE_AFTER ago and not started (the broker lost it), while fewer than
     STANDING_QUEUED_MAX counts wait for the worker. The number queued."""
     now = now or timezone.now()
     stale_before = now - STANDING_MAX_AGE
@@ -669,7 +671,11 @@ def draw_standings_refresh_due(*, now: dt.datetime | None = None) -> int:
         )
         .exclude(method=DrawMethod.RAPS)
         .filter(
-            Q(standing__isnull=True) | Q(standing__computed_at__isnull=True) | Q(standing__computed_at__lt=stale_before)
+            Q(standing__isnull=True)
+            | Q(standing__computed_at__isnull=True)
+            | Q(standing__computed_at__lt=stale_before)
+            # asked for and never started (its message lost with the broker): asked again below
+            | Q(standing__requested_at__isnull=False)
         )
         .exclude(standing__requested_at__gt=now - STANDING_REQUEUE_AFTER)
         .values_list("pk", flat=True)

@@ -238,7 +238,8 @@ class ImportJob(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     # The running worker touches heartbeat_at with every chunk; a job whose heartbeat is older
-    # than IMPORT_STALE_SECONDS lost its worker and is run again (import_jobs_fail_stale).
+    # than IMPORT_STALE_SECONDS lost its worker and is run again (import_jobs_fail_stale). Of a
+    # queued job it is when it was last sent again (import_jobs_requeue_lost).
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0, help_text="Times a worker started this import.")
     # Who holds the job: written by the claiming UPDATE and checked by each later write, so a

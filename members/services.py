@@ -18,6 +18,7 @@ from django.utils import timezone
 from core.audit import Actor, audit_log
 from core.errors import DomainError
 from core.formats import mask_id_number
+from core.queueing import enqueue
 from members.cards import card_numbers_issue
 from members.eligibility import person_refusals
 from members.identity import IdType, identify_document, validate_identity
@@ -708,8 +709,9 @@ def _import_job_recover(*, job_id: int, now: dt.datetime) -> str:
             outcome, action = "failed", "import.abandoned"
         else:
             job.status = ImportStatus.QUEUED
+            job.heartbeat_at = now  # of a queued job: when it was last sent (import_jobs_requeue_lost)
             outcome, action = "requeued", "import.restarted"
-        job.save(update_fields=["status", "claim", "finished_at", "message"])
+        job.save(update_fields=["status", "claim", "finished_at", "message", "heartbeat_at"])
         audit_log(actor=Actor.system("import"), action=action, obj=job, data=data)
     return outcome
 
@@ -725,9 +727,31 @@ def import_jobs_fail_stale(*, now: dt.datetime | None = None) -> int:
     for job_id in ImportJob.objects.filter(_stalled(now)).values_list("pk", flat=True):
         outcome = _import_job_recover(job_id=job_id, now=now)
         if outcome == "requeued":
-            import_job_run_task.delay_on_commit(job_id)
+            enqueue(import_job_run_task, job_id)
         recovered += bool(outcome)
     return recovered
+
+
+def import_jobs_requeue_lost(*, now: dt.datetime | None = None) -> int:
+    """For the tick: a job still queued IMPORT_STALE_SECONDS after it was sent (uploaded, or put
+    back by import_jobs_fail_stale) may have lost its message (the broker was down or restarted):
+    send it again. A doubled message is harmless (import_job_run claims a queued job once); a job
+    waiting behind a long import is sent again at most every IMPORT_STALE_SECONDS. How many."""
+    from members.tasks import import_job_run_task  # the tasks module imports this one
+
+    now = now or timezone.now()
+    sent_before = now - dt.timedelta(seconds=settings.IMPORT_STALE_SECONDS)
+    lost = Q(status=ImportStatus.QUEUED) & (
+        Q(heartbeat_at__lt=sent_before) | Q(heartbeat_at__isnull=True, created_at__lt=sent_before)
+    )
+    job_ids = []
+    with transaction.atomic():
+        for job_id in ImportJob.objects.select_for_update(skip_locked=True).filter(lost).values_list("pk", flat=True):
+            # Conditional: of two ticks at once, one sends it.
+            if ImportJob.objects.filter(lost, pk=job_id).update(heartbeat_at=now):
+                job_ids.append(job_id)
+                enqueue(import_job_run_task, job_id)
+    return len(job_ids)
 
 
 def import_files_purge(*, now: dt.datetime | None = None) -> int:

@@ -18,6 +18,7 @@ from core.errors import DomainError
 from core.formats import spreadsheet_safe
 from core.forms import submit
 from core.paging import page_of, query_without
+from core.queueing import enqueue
 from members import lookup_views, services
 from members.eligibility import member_eligibility
 from members.forms import (
@@ -237,7 +238,7 @@ def imports(request):
             except DomainError as error:
                 form.add_error("file", error.message)
             else:
-                import_job_run_task.delay_on_commit(job.pk)
+                enqueue(import_job_run_task, job.pk)  # lost with the broker: the tick sends it again
                 return redirect("members:import_detail", job_id=job.pk)
     filters = ImportFilterForm(request.GET or None)
     data = filters.cleaned_data if filters.is_valid() else {}

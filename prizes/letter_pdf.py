@@ -14,7 +14,6 @@ import datetime as dt
 import logging
 from dataclasses import dataclass
 
-from django.core.files.base import ContentFile
 from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
@@ -22,7 +21,9 @@ from django.utils import timezone
 from core import pdf as core_pdf
 from core.audit import Actor, audit_log
 from core.errors import DomainError
+from core.files import save_whole
 from core.formats import mask_id_number
+from core.queueing import enqueue
 from draws.models import Draw
 from members.staff import check_staff_property
 from prizes.letter_models import LIVE_STATUSES, PrizeLetter, RenderState
@@ -144,9 +145,11 @@ def letter_render(*, letter_id: int, now: dt.datetime | None = None) -> bool:
         _finish_failed(letter_id, claim, _render_error_words(error))
         return False
     with transaction.atomic():
-        # The file, then the row in one UPDATE that also checks the claim (and locks the row to
+        # The file, whole or not at all (a worker killed mid-write leaves none), under a name of
+        # its own; then the row in one UPDATE that also checks the claim (and locks the row to
         # the commit): no SELECT ... FOR UPDATE and no second read of the letter first.
-        letter.pdf.save(f"{letter.number}.pdf", ContentFile(content), save=False)
+        name = letter.pdf.field.generate_filename(letter, f"{letter.number}.pdf")
+        letter.pdf.name = save_whole(letter.pdf.storage, name, content)
         rendered_at = timezone.now()
         stored = PrizeLetter.objects.filter(
             pk=letter_id, render_state=RenderState.RENDERING, render_queued_at=claim
@@ -187,7 +190,7 @@ def _queue(letter_ids: list[int]) -> None:
     from prizes.tasks import letter_render as letter_render_task  # the tasks module imports this one
 
     for letter_id in letter_ids:
-        letter_render_task.delay_on_commit(letter_id)
+        enqueue(letter_render_task, letter_id)  # lost with the broker: letters_render_stale sends it again
 
 
 def letter_render_queue(letter: PrizeLetter) -> None:

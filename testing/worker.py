@@ -116,7 +116,7 @@ def _drop_pool() -> None:
 
 
 @contextlib.contextmanager
-def _sending_to(queue: str) -> Iterator[None]:
+def sending_to(queue: str, redis_url: str = REDIS_URL) -> Iterator[None]:
     """Send this process's tasks (and control messages) to the test broker and queue."""
     conf = celery_app.conf
     saved = {
@@ -126,9 +126,9 @@ def _sending_to(queue: str) -> Iterator[None]:
     }
     saved_env = os.environ.get("CELERY_BROKER_URL")  # Celery prefers it over conf.broker_url
     _drop_pool()
-    os.environ["CELERY_BROKER_URL"] = REDIS_URL
-    conf.broker_url = REDIS_URL
-    conf.broker_transport_options = {"visibility_timeout": 3600}
+    os.environ["CELERY_BROKER_URL"] = redis_url
+    conf.broker_url = redis_url
+    conf.broker_transport_options = dict(settings.REDIS_BROKER_TRANSPORT_OPTIONS)
     conf.task_default_queue = queue
     try:
         yield
@@ -153,10 +153,20 @@ def _stop(process: subprocess.Popen) -> None:
         process.wait(timeout=STOP_TIMEOUT)
 
 
-def worker_start(*, folder: Path, queue: str, media_root: Path) -> Worker:
+def worker_start(
+    *,
+    folder: Path,
+    queue: str,
+    media_root: Path,
+    redis_url: str = REDIS_URL,
+    app: str = "config",
+    env: dict[str, str] | None = None,
+) -> Worker:
     """Start `celery -A config worker` on the test database, Redis and `queue`, with the uploads
     under `media_root`, and wait until it answers a ping. It runs in a process group of its
-    own (see Worker.kill); its log goes to `folder`."""
+    own (see Worker.kill); its log goes to `folder`. `redis_url`, `app` (a test's own Celery
+    app module that patches something in the worker, e.g. testing.slow_letters) and `env` (more
+    environment) are for the fault tests."""
     tag = uuid.uuid4().hex[:10]
     database_url = _database_url(connection.settings_dict)  # the test database, set up by now
     hostname = f"pytest-{tag}@localhost"
@@ -166,10 +176,11 @@ def worker_start(*, folder: Path, queue: str, media_root: Path) -> Worker:
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "DATABASE_URL": database_url,
         "DB_CONN_MAX_AGE": "0",  # no connection left open to the test database after a task
-        "CELERY_BROKER_URL": REDIS_URL,
-        "REDIS_URL": REDIS_URL,
+        "CELERY_BROKER_URL": redis_url,
+        "REDIS_URL": redis_url,
         "MEDIA_ROOT": str(media_root),
         "PYTHONUNBUFFERED": "1",
+        **(env or {}),
     }
     celery = Path(sys.executable).with_name("celery")
     if not celery.exists():
@@ -177,7 +188,7 @@ def worker_start(*, folder: Path, queue: str, media_root: Path) -> Worker:
     command = [
         str(celery),
         "-A",
-        "config",
+        app,
         "worker",
         "--pool=solo",
         "--loglevel=INFO",
@@ -199,7 +210,7 @@ def worker_start(*, folder: Path, queue: str, media_root: Path) -> Worker:
         )
     worker = Worker(process, hostname, queue, log_path, media_root, database_url)
     try:
-        with _sending_to(queue):
+        with sending_to(queue, redis_url):
             worker.wait_for(
                 lambda: celery_app.control.ping(destination=[hostname], timeout=0.5),
                 f"the Celery worker {hostname} to answer a ping",
@@ -236,5 +247,5 @@ def celery_worker_fixture(celery_worker_process, transactional_db) -> Iterator[W
     if worker.process.poll() is not None:
         pytest.fail(f"The Celery worker has exited (code {worker.process.returncode}).\n{worker.log_tail()}")
     caches = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
-    with _sending_to(worker.queue), override_settings(CACHES=caches, MEDIA_ROOT=str(worker.media_root)):
+    with sending_to(worker.queue), override_settings(CACHES=caches, MEDIA_ROOT=str(worker.media_root)):
         yield worker

@@ -35,11 +35,9 @@ def draw(reference_data):
 
 @pytest.fixture
 def enqueued(monkeypatch):
-    """The draw ids handed to the worker, in order (the task's delay_on_commit, captured)."""
-    from draws.tasks import draw_standing_refresh_task
-
+    """The draw ids handed to the worker, in order (core.queueing.enqueue, captured)."""
     sent: list[int] = []
-    monkeypatch.setattr(draw_standing_refresh_task, "delay_on_commit", sent.append)
+    monkeypatch.setattr("draws.services.enqueue", lambda task, draw_id: sent.append(draw_id))
     return sent
 
 

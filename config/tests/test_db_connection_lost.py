@@ -1,0 +1,36 @@
+"""PostgreSQL restarted under the web server (issue 16, faults): a request after its kept
+connection died is served on a new one (CONN_HEALTH_CHECKS), with no restart of the web server.
+Here the death is this test's own connection ended by pg_terminate_backend, as a restart ends
+every connection; bench/pg_restart.py restarts a private cluster under load."""
+
+import psycopg
+import pytest
+from django.db import close_old_connections, connection
+from django.urls import reverse
+
+from core.roles import REWARDS_DESK
+
+
+def terminate_djangos_connection() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    params = connection.get_connection_params()
+    with psycopg.connect(**{k: v for k, v in params.items() if k != "cursor_factory"}, autocommit=True) as other:
+        assert other.execute("SELECT pg_terminate_backend(%s)", [pid]).fetchone()[0]
+
+
+def serve(client, url):
+    # What every real request does first (request_started), and the test client leaves out.
+    close_old_connections()
+    return client.get(url)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_request_after_the_database_dropped_its_connection_is_served_on_a_new_one(client_for):
+    desk = client_for(REWARDS_DESK)
+    assert serve(desk, reverse("home")).status_code == 200
+    terminate_djangos_connection()
+
+    assert serve(desk, reverse("home")).status_code == 200
+    assert serve(desk, reverse("home")).status_code == 200
