@@ -113,6 +113,10 @@ def _drop_pool() -> None:
     (members.tasks, first imported by a view during a test) would never reach app.tasks."""
     celery_app.close()
     celery_state._register_app(celery_app)
+    # app.close() leaves the producer pool (amqp.producer_pool, made once from the first broker
+    # this process sent to): tasks and control messages would still go to the previous broker
+    # (e.g. a fault test's private Redis, killed since: its ping then retries for ever).
+    celery_app.amqp._producer_pool = None
 
 
 @contextlib.contextmanager

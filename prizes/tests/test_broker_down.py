@@ -4,7 +4,6 @@ the test, killed, and started again on the same port; publishing runs as in prod
 (QUEUE_IN_BACKGROUND), the cache is the production one (core.cache.ForgivingRedisCache)."""
 
 import datetime as dt
-import os
 import socket
 import subprocess
 import time
@@ -26,14 +25,7 @@ from prizes.letter_services import letter_issue
 from prizes.tests.letter_helpers import presented
 from testing.worker import sending_to, worker_start
 
-# Known problem: run in one pytest process before another worker test, that test's worker
-# ping then retries for ever (a Celery/kombu pool in this process still bound to the dead
-# private server; not yet found). Until it is, the test runs alone, on request:
-#   FAULTS_BROKER_DOWN=1 pytest prizes/tests/test_broker_down.py
-pytestmark = [
-    pytest.mark.worker,
-    pytest.mark.skipif(not os.environ.get("FAULTS_BROKER_DOWN"), reason="run alone: FAULTS_BROKER_DOWN=1"),
-]
+pytestmark = pytest.mark.worker
 BOUND = 5.0  # seconds: a hang is the failure mode, so generous enough never to flake
 
 
