@@ -244,6 +244,8 @@ LOGOUT_REDIRECT_URL = "login"
 # A desk terminal left alone logs itself out: every request renews the timer.
 SESSION_COOKIE_AGE = env_int("SESSION_IDLE_SECONDS", 30 * 60)
 SESSION_SAVE_EVERY_REQUEST = True
+# The database backend, but a lost connection while saving is a 500, not a 400 (core/sessions.py).
+SESSION_ENGINE = "core.sessions"
 SESSION_EXPIRE_AT_BROWSER_CLOSE = True
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"

@@ -34,3 +34,24 @@ def test_the_request_after_the_database_dropped_its_connection_is_served_on_a_ne
 
     assert serve(desk, reverse("home")).status_code == 200
     assert serve(desk, reverse("home")).status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_session_save_on_a_lost_connection_is_an_error_not_a_deleted_session(client_for):
+    # Django's own store says UpdateError here, which the middleware answers "Bad Request (400)".
+    from django.conf import settings
+    from django.contrib.sessions.backends.base import UpdateError
+    from django.db import OperationalError
+    from django.utils.module_loading import import_string
+
+    desk = client_for(REWARDS_DESK)
+    store = import_string(f"{settings.SESSION_ENGINE}.SessionStore")(desk.session.session_key)
+    store["seen"] = 1
+    terminate_djangos_connection()
+
+    with pytest.raises(OperationalError):
+        store.save()
+    close_old_connections()
+    store.delete()  # a session gone for real is still Django's UpdateError
+    with pytest.raises(UpdateError):
+        store.save()
