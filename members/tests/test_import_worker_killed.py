@@ -107,8 +107,9 @@ def test_an_import_whose_worker_was_killed_is_run_again_by_a_new_worker_and_impo
         job.refresh_from_db()
         assert job.status == ImportStatus.RUNNING  # silent, but not for long enough yet
 
-    with time_machine.travel(job.heartbeat_at + stale + dt.timedelta(seconds=1), tick=False):
-        since = timezone.localtime(job.heartbeat_at).strftime("%H:%M:%S")
+    last_heard = job.heartbeat_at
+    with time_machine.travel(last_heard + stale + dt.timedelta(seconds=1), tick=False):
+        since = timezone.localtime(last_heard).strftime("%H:%M:%S")
         page = manager.get(detail_url).text
         assert f"The worker stopped during this import: it has not reported since {since}." in page
         assert tick() == []  # puts the job back in the queue and sends it to a worker
@@ -119,7 +120,9 @@ def test_an_import_whose_worker_was_killed_is_run_again_by_a_new_worker_and_impo
     restarted = AuditEvent.objects.get(
         action="import.restarted", object_type="members.importjob", object_id=str(job.pk)
     )
-    assert restarted.data == {"attempts": 1, "silent_since": job.heartbeat_at.isoformat()}
+    assert restarted.data == {"attempts": 1, "silent_since": last_heard.isoformat()}
+    # Queued again, its heartbeat says when it was sent (members.services.import_jobs_requeue_lost).
+    assert job.heartbeat_at == last_heard + stale + dt.timedelta(seconds=1)
 
     new_worker = worker_start(folder=tmp_path, queue=celery_worker.queue, media_root=celery_worker.media_root)
     try:
