@@ -46,7 +46,6 @@ import json
 import os
 import queue
 import random
-import signal
 import socket
 import statistics
 import subprocess
@@ -58,7 +57,17 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from drawbench import BENCH_RULE, DEFAULT_URL, ROOT, bench_series, load_average, migrate, percentile, setup_django
+from drawbench import (
+    BENCH_RULE,
+    DEFAULT_URL,
+    ROOT,
+    bench_series,
+    load_average,
+    migrate,
+    percentile,
+    setup_django,
+    stop_process_group,
+)
 
 TARGET_RPS = 300
 TARGET_P99_MS = 100.0
@@ -209,13 +218,7 @@ class Gunicorn:
     def stop(self) -> None:
         """SIGTERM to the gunicorn master (its workers follow); SIGKILL to its process group
         (only gunicorn's own processes) if it has not gone after 20 s."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=10)
+        stop_process_group(self.process)
         self.log.close()
 
 

@@ -10,6 +10,7 @@ cap by tier, and a bonus for members registered on the app.
 import datetime as dt
 import math
 import os
+import signal
 import subprocess
 import sys
 import urllib.parse
@@ -111,3 +112,15 @@ def bench_series(code: str, name: str, rule: dict, *, property_code: str = BENCH
         series.desk_assisted_tiers.set(Tier.objects.filter(code__in=("KING", "ACE")))
         EarningRule.objects.update_or_create(series=series, defaults=rule)
     return DrawSeries.objects.select_related("rule", "property").get(pk=series.pk)
+
+
+def stop_process_group(process: subprocess.Popen) -> None:
+    """SIGTERM to a server started in a session of its own (gunicorn's master, a worker: its
+    children follow); SIGKILL to its whole process group if it has not gone after 20 s."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)

@@ -24,7 +24,6 @@ import datetime as dt
 import http.client
 import os
 import secrets
-import signal
 import socket
 import statistics
 import subprocess
@@ -36,7 +35,7 @@ import urllib.parse
 from collections import Counter
 from pathlib import Path
 
-from drawbench import ROOT, create_database, load_average, migrate, percentile, setup_django
+from drawbench import ROOT, create_database, load_average, migrate, percentile, setup_django, stop_process_group
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/promodesk_payoutbench"
 
@@ -155,13 +154,7 @@ class Gunicorn:
         raise SystemExit(f"gunicorn did not answer within {timeout:.0f} s; see {self.log_path}")
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=10)
+        stop_process_group(self.process)
         self.log.close()
 
 

@@ -49,7 +49,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from drawbench import ROOT, load_average, migrate, percentile
+from drawbench import ROOT, load_average, migrate, percentile, stop_process_group
 
 CLEAN_FAILURES = {500, 503}
 
@@ -159,13 +159,7 @@ class Service:
             raise SystemExit(f"{self.name} exited with {self.process.returncode}:\n{self.text()[-3000:]}")
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=10)
+        stop_process_group(self.process)
         self.log.close()
 
 
