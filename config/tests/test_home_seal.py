@@ -68,3 +68,12 @@ def test_just_after_midnight_yesterday_is_not_yet_overdue(user_for, sealed):
         assert "not sealed yet" not in start_page(user_for, AUDITOR)
     with time_machine.travel(local(D3 + dt.timedelta(days=2), 1, 5), tick=False):
         assert "1 day since then not sealed yet." in start_page(user_for, AUDITOR)
+
+
+def test_a_database_that_cannot_seal_does_not_promise_a_seal(user_for, reference_data, monkeypatch):
+    # make run's SQLite never seals (seal_due returns nothing there): the page says why.
+    from config import home_data
+
+    monkeypatch.setattr(home_data.connection, "vendor", "sqlite")
+    content = start_page(user_for, AUDITOR)
+    assert "cannot seal it; on PostgreSQL each day is sealed a few minutes after midnight." in content
