@@ -96,21 +96,30 @@ def _record_entries(member: Member, limit: int, user) -> list[HistoryEntry]:
     ]
 
 
-def _change_lines(event: AuditEvent) -> list[str]:
-    """ "Phone: +27821234567 → +27831234567" for each field of a correction, in the form's order."""
+def correction_changes(event: AuditEvent) -> dict:
+    """A correction's fields (member.updated's "changes"), each {"before", "after"}, in the form's
+    order (the database keeps its own)."""
     changes = event.data.get("changes") if event.action == "member.updated" and isinstance(event.data, dict) else None
     if not isinstance(changes, dict):
-        return []
-    order = {name: rank for rank, name in enumerate(FIELD_WORDS)}  # the form's: the database keeps its own
-    return [
-        f"{FIELD_WORDS.get(name, name).capitalize()}: {_shown(pair.get('before'))} \N{RIGHTWARDS ARROW} "
-        f"{_shown(pair.get('after'))}"
+        return {}
+    order = {name: rank for rank, name in enumerate(FIELD_WORDS)}
+    return {
+        name: pair
         for name, pair in sorted(changes.items(), key=lambda item: order.get(item[0], len(order)))
         if isinstance(pair, dict)
+    }
+
+
+def _change_lines(event: AuditEvent) -> list[str]:
+    """ "Phone: +27821234567 → +27831234567" for each field of a correction, in the form's order."""
+    return [
+        f"{FIELD_WORDS.get(name, name).capitalize()}: {shown_value(pair.get('before'))} \N{RIGHTWARDS ARROW} "
+        f"{shown_value(pair.get('after'))}"
+        for name, pair in correction_changes(event).items()
     ]
 
 
-def _shown(value) -> str:
+def shown_value(value) -> str:
     """A value of a correction as the member page writes it: dates as 15 Jun 1985."""
     if value in (None, ""):
         return "(empty)"

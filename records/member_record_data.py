@@ -5,7 +5,6 @@ listed; every other list keeps its newest rows and says how many there are in al
 
 Reads only: records may read every app (records/member_record.py prints and audits)."""
 
-import datetime as dt
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Max, Min, Q, Sum
@@ -13,10 +12,9 @@ from django.db.models.functions import TruncMonth
 from django.utils import timezone
 
 from core.audit_words import Named, describe
-from core.formats import local_date
 from core.models import AuditEvent
 from draws.models import Activation, DrawPick
-from members.history import FIELD_WORDS
+from members.history import FIELD_WORDS, correction_changes, shown_value
 from members.identity import IdType
 from members.models import Exclusion, Member, Property, Tier
 from prizes.letter_models import Payout, PrizeLetter
@@ -140,7 +138,7 @@ def _events(record: MemberRecord) -> None:
     words = _ValueWords()
     rows = []
     for event in listed.rows:
-        changes = _changes(event)
+        changes = correction_changes(event)
         rows.append(
             {
                 "at": event.created_at,
@@ -165,19 +163,6 @@ def _events(record: MemberRecord) -> None:
     record.tier_changes.reverse()  # oldest first, as a history reads
 
 
-def _changes(event: AuditEvent) -> dict:
-    """A correction's fields (member.updated's "changes"), each {"before", "after"}, in the form's order."""
-    changes = event.data.get("changes") if event.action == "member.updated" and isinstance(event.data, dict) else None
-    if not isinstance(changes, dict):
-        return {}
-    order = {name: rank for rank, name in enumerate(FIELD_WORDS)}
-    return {
-        name: pair
-        for name, pair in sorted(changes.items(), key=lambda item: order.get(item[0], len(order)))
-        if isinstance(pair, dict)
-    }
-
-
 class _ValueWords:
     """A stored value of a correction in words: a tier's or property's name for its code, an ID
     document's kind, a date as 15 Jun 1985 (the audit log keeps codes and ISO dates)."""
@@ -190,15 +175,6 @@ class _ValueWords:
         }
 
     def __call__(self, name: str, value) -> str:
-        if value in (None, ""):
-            return "(empty)"
-        if isinstance(value, bool):
-            return "yes" if value else "no"
-        if name in self.names:
+        if name in self.names and value not in (None, ""):
             return self.names[name].get(value, str(value))
-        if isinstance(value, str) and len(value) == 10:
-            try:
-                return local_date(dt.date.fromisoformat(value))
-            except ValueError:
-                pass
-        return str(value)
+        return shown_value(value)
