@@ -116,7 +116,7 @@ def test_the_proxy_lets_every_import_through_and_never_retries_a_sent_post():
 def test_the_proxy_logs_no_path_and_no_query_string():
     """A card swipe or an ID number in an address must never reach a log (issue 9)."""
     log_format = re.search(r"log_format promodesk_no_path (.*?);", NGINX, re.S).group(1)
-    for variable in ("$request ", "$request\"", "$request_uri", "$uri", "$args", "$query_string", "$http_referer"):
+    for variable in ("$request ", '$request"', "$request_uri", "$uri", "$args", "$query_string", "$http_referer"):
         assert variable not in log_format + " ", variable
     assert re.search(r"access_log /dev/stdout promodesk_no_path;", NGINX)
     assert re.search(r"error_log /dev/stderr crit;", NGINX)  # nginx's error lines quote the request
