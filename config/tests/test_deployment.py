@@ -257,3 +257,25 @@ class HealthcheckScriptTest(LiveServerTestCase):
                 os.environ.pop("ALLOWED_HOSTS")
             else:
                 os.environ["ALLOWED_HOSTS"] = saved
+
+
+def _database_setting(key: str, **env: str) -> str:
+    """DATABASES["default"][key] as settings.py makes it from this environment (a fresh process)."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith("DB_")}
+    result = subprocess.run(
+        [sys.executable, "-c", f"from django.conf import settings; print(settings.DATABASES['default'][{key!r}])"],
+        env={**base, "DJANGO_SETTINGS_MODULE": "config.settings", "APP_ENV": "test", **env},
+        cwd=BASE,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return result.stdout.strip()
+
+
+def test_server_side_cursors_can_be_switched_off_for_pgbouncer():
+    """PgBouncer in transaction mode needs them off (docs/scaling.md); they stay on by default, so
+    a streamed export keeps bounded memory on a direct connection."""
+    assert _database_setting("DISABLE_SERVER_SIDE_CURSORS") == "False"
+    assert _database_setting("DISABLE_SERVER_SIDE_CURSORS", DB_DISABLE_SERVER_SIDE_CURSORS="1") == "True"
+    assert _database_setting("DISABLE_SERVER_SIDE_CURSORS", DB_DISABLE_SERVER_SIDE_CURSORS="0") == "False"
