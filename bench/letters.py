@@ -47,6 +47,7 @@ import sys
 import tempfile
 import time
 import uuid
+import zoneinfo
 from pathlib import Path
 from unittest import mock
 
@@ -104,8 +105,11 @@ def make_letters(wanted: int) -> list[int]:
     draws = -(-(wanted - len(have)) // WINNERS_PER_DRAW)
     print(f"Making {wanted - len(have)} letters: {draws} draws of {WINNERS_PER_DRAW} winners ...", flush=True)
     began = time.perf_counter()
-    # Letters are issued within 15 days of the draw: draws of two days ago, at one-minute steps.
-    start = (dt.datetime.now(dt.UTC) - dt.timedelta(days=2)).replace(second=0, microsecond=0)
+    # Letters are issued within 15 days of the draw: draws of two days ago, at one-minute steps,
+    # from 14h00 Johannesburg (after make_series' window, 08h00-12h55, whatever the hour now).
+    johannesburg = zoneinfo.ZoneInfo("Africa/Johannesburg")
+    two_days_ago = dt.datetime.now(johannesburg) - dt.timedelta(days=2)
+    start = two_days_ago.replace(hour=14, minute=0, second=0, microsecond=0).astimezone(dt.UTC)
     series = make_series()
     series.winners_per_draw = WINNERS_PER_DRAW
     series.save()
