@@ -3,7 +3,7 @@ WeasyPrint on the same HTML in the same run (target: at most 1.2 times), and 100
 a real Celery worker (letters per second).
 
     .venv/bin/python bench/letters.py [--database-url postgres://postgres@127.0.0.1:5432/promodesk_letterbench]
-        [--letters 100] [--runs 20] [--concurrency 2] [--redis-url redis://127.0.0.1:6379/13]
+        [--letters 100] [--runs 20] [--concurrency 2] [--workers 1] [--redis-url redis://127.0.0.1:6379/13]
 
 Uses its own database (promodesk_letterbench by default: created and migrated if missing). The
 first run makes --letters letters the way the desk does: draws of 5 winners (the test builders'
@@ -29,6 +29,10 @@ set-up (the bench swaps prizes.letter_pdf._queue out). Later runs reuse the lett
     queue, MEDIA_ROOT a temporary directory; every letter put back to pending, then one
     prizes.tasks.letter_render task each, sent at once; timed from the first send until the last
     letter is ready (the database polled every 50 ms). Letters per second = letters / that time.
+    --workers N starts N such workers on the queue (what `docker compose up --scale worker=N`
+    runs); a list, e.g. --workers 1,2,2,1, runs the batch once per entry in that order (so a
+    slower moment of the machine hits both counts) and prints each count's median rate against
+    the first count's (docs/scaling.md).
 
 Prints the times, the ratio service / raw and the target with whether it was met (as text:
 nothing here asserts a time).
@@ -43,6 +47,7 @@ import sys
 import tempfile
 import time
 import uuid
+import zoneinfo
 from pathlib import Path
 from unittest import mock
 
@@ -100,8 +105,11 @@ def make_letters(wanted: int) -> list[int]:
     draws = -(-(wanted - len(have)) // WINNERS_PER_DRAW)
     print(f"Making {wanted - len(have)} letters: {draws} draws of {WINNERS_PER_DRAW} winners ...", flush=True)
     began = time.perf_counter()
-    # Letters are issued within 15 days of the draw: draws of two days ago, at one-minute steps.
-    start = (dt.datetime.now(dt.UTC) - dt.timedelta(days=2)).replace(second=0, microsecond=0)
+    # Letters are issued within 15 days of the draw: draws of two days ago, at one-minute steps,
+    # from 14h00 Johannesburg (after make_series' window, 08h00-12h55, whatever the hour now).
+    johannesburg = zoneinfo.ZoneInfo("Africa/Johannesburg")
+    two_days_ago = dt.datetime.now(johannesburg) - dt.timedelta(days=2)
+    start = two_days_ago.replace(hour=14, minute=0, second=0, microsecond=0).astimezone(dt.UTC)
     series = make_series()
     series.winners_per_draw = WINNERS_PER_DRAW
     series.save()
@@ -196,7 +204,11 @@ def per_letter(letter_ids: list[int], runs: int) -> dict[str, list[float]]:
 # --- (2) the batch through a real worker --------------------------------------------------------
 
 
-def start_worker(*, url: str, redis_url: str, queue: str, media_root: str, concurrency: int, log: Path):
+def worker_hostname(queue: str, index: int) -> str:
+    return f"letterbench-{queue}@localhost" if index == 0 else f"letterbench-{queue}-{index}@localhost"
+
+
+def start_worker(*, url: str, redis_url: str, queue: str, media_root: str, concurrency: int, log: Path, index: int = 0):
     env = {
         **os.environ,
         "APP_ENV": "development",
@@ -219,14 +231,14 @@ def start_worker(*, url: str, redis_url: str, queue: str, media_root: str, concu
         "--without-gossip",
         "--without-mingle",
         "--without-heartbeat",
-        f"--hostname=letterbench-{queue}@localhost",
+        f"--hostname={worker_hostname(queue, index)}",
         f"--queues={queue}",
     ]
     with log.open("wb") as out:
         return subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
 
 
-def batch(letter_ids: list[int], *, url: str, redis_url: str, concurrency: int) -> tuple[float, int]:
+def batch(letter_ids: list[int], *, url: str, redis_url: str, concurrency: int, workers: int = 1) -> tuple[float, int]:
     from config.celery import app
     from prizes.letter_models import PrizeLetter, RenderState
     from prizes.tasks import letter_render
@@ -234,34 +246,40 @@ def batch(letter_ids: list[int], *, url: str, redis_url: str, concurrency: int) 
     queue = f"letterbench-{uuid.uuid4().hex[:8]}"
     app.conf.task_default_queue = queue
     folder = Path(tempfile.mkdtemp(prefix="letterbench-"))
-    worker = start_worker(
-        url=url,
-        redis_url=redis_url,
-        queue=queue,
-        media_root=str(folder / "media"),
-        concurrency=concurrency,
-        log=folder / "worker.log",
-    )
+    started = [
+        start_worker(
+            url=url,
+            redis_url=redis_url,
+            queue=queue,
+            media_root=str(folder / "media"),
+            concurrency=concurrency,
+            log=folder / f"worker-{index}.log",
+            index=index,
+        )
+        for index in range(workers)
+    ]
     try:
-        hostname = f"letterbench-{queue}@localhost"
-        deadline = time.monotonic() + 60
-        while not app.control.ping(destination=[hostname], timeout=0.5):
-            if worker.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit(f"The worker did not start: see {folder / 'worker.log'}")
+        for index, worker in enumerate(started):
+            deadline = time.monotonic() + 60
+            while not app.control.ping(destination=[worker_hostname(queue, index)], timeout=0.5):
+                if worker.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit(f"The worker did not start: see {folder / f'worker-{index}.log'}")
         letters = PrizeLetter.objects.filter(pk__in=letter_ids)
         letters.update(render_state=RenderState.PENDING, render_error="")
         began = time.perf_counter()
         for letter_id in letter_ids:
             letter_render.delay(letter_id)
         while letters.filter(render_state__in=(RenderState.PENDING, RenderState.RENDERING)).exists():
-            if worker.poll() is not None:
-                raise SystemExit(f"The worker exited: see {folder / 'worker.log'}")
+            if any(worker.poll() is not None for worker in started):
+                raise SystemExit(f"A worker exited: see {folder}/worker-*.log")
             time.sleep(0.05)
         elapsed = time.perf_counter() - began
         failed = letters.filter(render_state=RenderState.FAILED).count()
     finally:
-        worker.terminate()
-        worker.wait(timeout=30)
+        for worker in started:
+            worker.terminate()
+        for worker in started:
+            worker.wait(timeout=30)
     return elapsed, failed
 
 
@@ -272,6 +290,11 @@ def main() -> None:
     parser.add_argument("--letters", type=int, default=100)
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument(
+        "--workers",
+        default="1",
+        help="Celery workers for the batch, each of --concurrency processes; a list (1,2,2,1) runs it once per entry",
+    )
     args = parser.parse_args()
 
     ensure_database(args.database_url)
@@ -293,9 +316,22 @@ def main() -> None:
     print(f"  (a) / (b), medians: {ratio:.2f}x; target <= {TARGET_RATIO}x: {verdict}")
     print(f"  (a) / (c), medians: {ratio_parsing:.2f}x")
 
-    elapsed, failed = batch(letter_ids, url=args.database_url, redis_url=args.redis_url, concurrency=args.concurrency)
-    print(f"\n(2) {len(letter_ids)} letters through one worker ({args.concurrency} processes)")
-    print(f"  all ready in {elapsed:,.2f} s: {len(letter_ids) / elapsed:,.1f} letters/second ({failed} failed)")
+    counts = [int(count) for count in args.workers.split(",")]
+    rates: dict[int, list[float]] = {}
+    for workers in counts:
+        elapsed, failed = batch(
+            letter_ids, url=args.database_url, redis_url=args.redis_url, concurrency=args.concurrency, workers=workers
+        )
+        rates.setdefault(workers, []).append(len(letter_ids) / elapsed)
+        print(f"\n(2) {len(letter_ids)} letters through {workers} worker(s) of {args.concurrency} processes each")
+        print(f"  all ready in {elapsed:,.2f} s: {len(letter_ids) / elapsed:,.1f} letters/second ({failed} failed)")
+    if len(rates) > 1:
+        first = statistics.median(rates[counts[0]])
+        for workers, values in rates.items():
+            rate = statistics.median(values)
+            print(
+                f"  {workers} worker(s): median {rate:,.1f} letters/second, {rate / first:.2f}x {counts[0]} worker(s)"
+            )
     print(f"Load: {load_average()}")
 
 

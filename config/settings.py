@@ -168,6 +168,10 @@ DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=env_in
 # PostgreSQL restarted (or a connection cut by a proxy or failover): each request or task checks
 # its kept connection before first use and opens a new one, instead of failing on the dead one.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Behind PgBouncer in transaction mode (docs/scaling.md): a streamed export's server-side cursor
+# (QuerySet.iterator(), declared WITH HOLD outside a transaction) would be fetched on another
+# server connection, where it does not exist. On: plain cursors, each result held in the process.
+DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = env_bool("DB_DISABLE_SERVER_SIDE_CURSORS", False)
 if env_str("TEST_DATABASE_NAME"):  # two test runs side by side (make test's clock runs), each its own
     DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME")}
 elif TESTING:  # whatever DATABASE_URL names (postgres by default): not test_postgres

@@ -66,6 +66,91 @@ def test_the_app_starts_after_healthy_servers_and_a_finished_migrate():
     }
 
 
+# --- scaling out: `docker compose up --scale web=N --scale worker=M` (issue 17, item 6) --------
+
+SCALED = ("web", "worker")
+NGINX = (BASE / "deploy" / "nginx.conf").read_text()
+
+
+def test_no_service_has_a_fixed_container_name_and_scaled_ones_no_host_port():
+    """Two replicas cannot share a container name, nor one host port."""
+    for name, service in SERVICES.items():
+        assert "container_name" not in service, f"{name}: a container_name stops --scale"
+    for name in SCALED:
+        assert "ports" not in SERVICES[name], f"{name}: a host port stops --scale (the proxy reaches it)"
+    assert SERVICES["web"]["expose"] == ["8000"]
+    assert "--bind 0.0.0.0:8000" in " ".join(SERVICES["web"]["command"])
+
+
+def test_only_the_proxy_is_published_and_on_loopback_only():
+    published = {name: service["ports"] for name, service in SERVICES.items() if "ports" in service}
+    assert published == {"proxy": ["127.0.0.1:${PORT:-8000}:8080"]}
+    assert "listen 8080;" in NGINX
+    mounts = SERVICES["proxy"]["volumes"]
+    assert mounts == ["./deploy/nginx.conf:/etc/nginx/conf.d/default.conf:ro"]
+
+
+def test_the_proxy_finds_every_web_replica_by_dns():
+    """nginx re-resolves "web" (one address per replica) through Docker's DNS; `resolve` in an
+    upstream needs open-source nginx 1.27.3 or later."""
+    assert re.search(r"^resolver 127\.0\.0\.11 valid=\d+s", NGINX, re.M)
+    assert re.search(r"^\s*server web:8000 resolve\b", NGINX, re.M)
+    assert re.search(r"^\s*zone promodesk_web ", NGINX, re.M)  # `resolve` needs a shared zone
+    assert "proxy_pass http://promodesk_web;" in NGINX
+    image, _, tag = SERVICES["proxy"]["image"].partition(":")
+    assert image == "nginx"
+    major, minor, patch = re.match(r"(\d+)\.(\d+)(?:\.(\d+))?", tag).groups()
+    # A tag without a patch number ("1.28-alpine") is that line's newest release.
+    assert (int(major), int(minor), int(patch or 999)) >= (1, 27, 3), f"nginx {tag}: `resolve` needs 1.27.3+"
+
+
+def test_the_proxy_lets_every_import_through_and_never_retries_a_sent_post():
+    size = re.search(r"client_max_body_size (\d+)m;", NGINX)
+    assert size and int(size.group(1)) * 1024 * 1024 > settings.IMPORT_MAX_BYTES
+    # nginx's default: another replica only when nothing was sent. `non_idempotent` would send an
+    # activation or a payout twice.
+    assert re.search(r"proxy_next_upstream error timeout;", NGINX)
+    assert "non_idempotent" not in NGINX
+
+
+def test_the_proxy_logs_no_path_and_no_query_string():
+    """A card swipe or an ID number in an address must never reach a log (issue 9)."""
+    log_format = re.search(r"log_format promodesk_no_path (.*?);", NGINX, re.S).group(1)
+    for variable in ("$request ", '$request"', "$request_uri", "$uri", "$args", "$query_string", "$http_referer"):
+        assert variable not in log_format + " ", variable
+    assert re.search(r"access_log /dev/stdout promodesk_no_path;", NGINX)
+    assert re.search(r"error_log /dev/stderr crit;", NGINX)  # nginx's error lines quote the request
+
+
+def test_beat_runs_once_and_no_worker_embeds_a_beat():
+    """One beat sends the tick: never scaled, and a worker with -B would add a beat per replica."""
+    beat = SERVICES["beat"]
+    assert beat.get("deploy", {}).get("replicas", 1) == 1
+    assert "scale" not in beat
+    for name, service in SERVICES.items():
+        command = service.get("command") or []
+        runs_beat = "beat" in command or any(arg in ("-B", "--beat") for arg in command)
+        assert runs_beat == (name == "beat"), name
+
+
+def test_scaled_workers_have_their_own_names_and_checks():
+    """Each worker replica is celery@<its container's hostname>: a fixed --hostname would give two
+    replicas one node name, and the ping healthcheck would answer for either."""
+    command = SERVICES["worker"]["command"]
+    assert not any(arg.startswith(("--hostname", "-n")) for arg in command)
+    assert "celery@$$HOSTNAME" in _healthcheck_command("worker")
+
+
+def test_migrate_runs_once_and_the_app_never_migrates():
+    migrate = SERVICES["migrate"]
+    assert migrate["restart"] == "no"
+    assert migrate["command"] == ["python", "manage.py", "migrate", "--noinput"]
+    assert migrate.get("deploy", {}).get("replicas", 1) == 1
+    for name in APP_SERVICES:
+        assert "migrate" not in " ".join(SERVICES[name]["command"]), name
+        assert SERVICES[name]["depends_on"]["migrate"] == {"condition": "service_completed_successfully"}
+
+
 def _compose_variables() -> set[str]:
     return set(VARIABLE.findall((BASE / "docker-compose.yml").read_text()))
 
@@ -172,3 +257,25 @@ class HealthcheckScriptTest(LiveServerTestCase):
                 os.environ.pop("ALLOWED_HOSTS")
             else:
                 os.environ["ALLOWED_HOSTS"] = saved
+
+
+def _database_setting(key: str, **env: str) -> str:
+    """DATABASES["default"][key] as settings.py makes it from this environment (a fresh process)."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith("DB_")}
+    result = subprocess.run(
+        [sys.executable, "-c", f"from django.conf import settings; print(settings.DATABASES['default'][{key!r}])"],
+        env={**base, "DJANGO_SETTINGS_MODULE": "config.settings", "APP_ENV": "test", **env},
+        cwd=BASE,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return result.stdout.strip()
+
+
+def test_server_side_cursors_can_be_switched_off_for_pgbouncer():
+    """PgBouncer in transaction mode needs them off (docs/scaling.md); they stay on by default, so
+    a streamed export keeps bounded memory on a direct connection."""
+    assert _database_setting("DISABLE_SERVER_SIDE_CURSORS") == "False"
+    assert _database_setting("DISABLE_SERVER_SIDE_CURSORS", DB_DISABLE_SERVER_SIDE_CURSORS="1") == "True"
+    assert _database_setting("DISABLE_SERVER_SIDE_CURSORS", DB_DISABLE_SERVER_SIDE_CURSORS="0") == "False"
