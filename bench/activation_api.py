@@ -374,7 +374,7 @@ def what_if_activation_create(*, actor, draw_id: int, card_number: str, device):
     now = timezone.now()
     member = Member.objects.select_related("tier").filter(card_number=card_number).first()
     draw = Draw.objects.select_related("series", "series__rule", "series__promotion", "property").get(pk=draw_id)
-    assert services._window_refusal(draw, now) is None
+    assert services.draw_tickets_refusal(draw, now) is None
     assert not Activation.objects.filter(draw=draw, member=member).exists()
     standing = member_allocation(draw, member, at=now)
     tickets = standing.tickets
