@@ -59,19 +59,19 @@ def draw_version_sql(draw_id: str) -> str:
     placeholder), NULL when there is none. The serial counter is left out: it moves with every
     activation and no copy reads it."""
     t = _tables()
-    return f"""(SELECT md5(concat_ws('|', (to_jsonb(d) - 'next_serial')::text,
+    return f"""(SELECT md5(concat_ws('|', (to_jsonb(dv) - 'next_serial')::text,
         (SELECT string_agg(w.id || ':' || w.opens_at || '/' || w.closes_at, ',' ORDER BY w.id)
-           FROM {t["window"]} w WHERE w.draw_id = d.id),
-        (SELECT to_jsonb(s)::text FROM {t["series"]} s WHERE s.id = d.series_id),
+           FROM {t["window"]} w WHERE w.draw_id = dv.id),
+        (SELECT to_jsonb(s)::text FROM {t["series"]} s WHERE s.id = dv.series_id),
         (SELECT p.status || '|' || p.name FROM {t["series"]} s JOIN {t["promotion"]} p ON p.id = s.promotion_id
-          WHERE s.id = d.series_id),
-        (SELECT to_jsonb(r)::text FROM {t["rule"]} r WHERE r.series_id = d.series_id),
+          WHERE s.id = dv.series_id),
+        (SELECT to_jsonb(r)::text FROM {t["rule"]} r WHERE r.series_id = dv.series_id),
         (SELECT string_agg(e.tier_id || ':' || tr.name, ',' ORDER BY e.tier_id)
-           FROM {t["eligible"]} e JOIN {t["tier"]} tr ON tr.id = e.tier_id WHERE e.drawseries_id = d.series_id),
+           FROM {t["eligible"]} e JOIN {t["tier"]} tr ON tr.id = e.tier_id WHERE e.drawseries_id = dv.series_id),
         (SELECT string_agg(k.tier_id || ':' || tr.name, ',' ORDER BY k.tier_id)
-           FROM {t["desk"]} k JOIN {t["tier"]} tr ON tr.id = k.tier_id WHERE k.drawseries_id = d.series_id),
-        (SELECT pr.name FROM {t["property"]} pr WHERE pr.id = d.property_id)))
-      FROM {t["draw"]} d WHERE d.id = {draw_id})"""  # noqa: S608 (table names from the models, no values)
+           FROM {t["desk"]} k JOIN {t["tier"]} tr ON tr.id = k.tier_id WHERE k.drawseries_id = dv.series_id),
+        (SELECT pr.name FROM {t["property"]} pr WHERE pr.id = dv.property_id)))
+      FROM {t["draw"]} dv WHERE dv.id = {draw_id})"""  # noqa: S608 (table names from the models, no values)
 
 
 def rule_fingerprint_sql(series_id: str) -> str:

@@ -10,11 +10,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from draws.models import Activation
+from draws.tests.factories import make_draw
 from draws.tests.test_api import DRAW_AT, IN_WINDOW, draw, ehost, member, post  # noqa: F401 (fixtures)
 from members.tests.factories import MemberFactory, PointsEntryFactory
+from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
-
 
 
 def _control(sql: str) -> bool:
@@ -70,3 +71,14 @@ def test_the_kiosks_open_draws_send_four_statements_for_one_draw(warm, draw):  #
     assert [row["draw_id"] for row in response.json()] == [draw.pk]
     # The member, the open draws with the member's activations, the exclusions and the allocation.
     assert len(queries.captured_queries) <= 4, "\n".join(q["sql"] for q in queries.captured_queries)
+
+
+@time_machine.travel(IN_WINDOW, tick=False)
+def test_two_open_draws_cost_two_statements_more_and_each_shows_its_own(warm, draw):  # noqa: F811
+    other = make_draw(make_series(points_per_ticket=50), DRAW_AT + dt.timedelta(hours=1))
+    assert warm.get("/api/v1/members/5000000001/draws").status_code == 200  # the new draw into the copies
+    with CaptureQueriesContext(connection) as queries:
+        rows = warm.get("/api/v1/members/5000000001/draws").json()
+    # 420 points: 4 tickets at 100 a ticket, 8 at 50.
+    assert [(row["draw_id"], row["tickets_available"]) for row in rows] == [(draw.pk, 4), (other.pk, 8)]
+    assert len(queries.captured_queries) <= 6, "\n".join(q["sql"] for q in queries.captured_queries)
