@@ -188,7 +188,7 @@ class Gunicorn:
         }
         env.pop("ALLOWED_HOSTS", None)  # the development default includes 127.0.0.1
         command = [
-            str(ROOT / ".venv" / "bin" / "gunicorn"),
+            str(Path(sys.executable).parent / "gunicorn"),  # this interpreter's venv (a worktree has none)
             "config.wsgi",
             "--bind",
             f"127.0.0.1:{self.port}",
