@@ -25,12 +25,12 @@ def test_the_activation_bench_runs_at_a_tiny_size():
     _drop()
     try:
         fill = _run(
-            sys.executable, "bench/fill.py", "--members", "1500", "--points", "15000", "--database-url", URL,
+            sys.executable, "bench/fill.py", "--members", "1000", "--points", "10000", "--database-url", URL,
             timeout=300,
         )  # fmt: skip
         assert fill.returncode == 0, fill.stdout[-2000:] + fill.stderr[-2000:]
         bench = _run(
-            sys.executable, "bench/activation_api.py", "--configs", "sync1", "--clients", "4", "--seconds", "2",
+            sys.executable, "bench/activation_api.py", "--configs", "sync1", "--clients", "4", "--seconds", "1",
             "--max-requests", "40", "--in-process", "20", "--database-url", URL,
             timeout=300,
         )  # fmt: skip
