@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone
 
@@ -503,9 +503,18 @@ def _write_activation(
         "data": json.dumps(mask_swipes_in(data)),
         "ip": actor.ip,
     }
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        made, _audited, is_proxy, fingerprint, *existing = cursor.fetchone()
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            made, _audited, is_proxy, fingerprint, *existing = cursor.fetchone()
+    except IntegrityError as error:
+        # The re-check above sees every activation of the draw (each takes this lock first); the
+        # unique constraint stays the last word should anything write one without it.
+        if "one_activation_per_member_per_draw" not in str(error):
+            raise
+        raise DomainError(
+            f"{member.full_name} already activated tickets for this draw.", code="already_activated"
+        ) from None
     if is_proxy:
         raise _proxy_refusal(draw, member)
     if made is None:
