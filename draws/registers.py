@@ -74,6 +74,9 @@ class Provider:
     counts: Callable[..., dict[int, "RegisterCounts"]]
     # (draw) -> every nomination and decline of the draw, revoked ones included
     registrations: Callable[..., Registrations]
+    # (draw parameter name, member alias) -> a SQL condition, true when that member is the live
+    # proxy of another participant in that draw: proxy_of folded into a bigger statement
+    proxy_of_sql: Callable[[str, str], str] | None = None
 
 
 _provider: Provider | None = None
@@ -94,6 +97,14 @@ def live_decline(draw, member) -> bool:
 
 def proxy_of(draw, member) -> ProxyOf | None:
     return _provider.proxy_of(draw, member) if _provider else None
+
+
+def proxy_of_sql(draw_param: str, member_alias: str) -> str:
+    """proxy_of as a SQL condition on the members_member row `member_alias` and the draw id in
+    the named parameter `draw_param` (activation's one-statement checks); FALSE with no provider."""
+    if _provider is None or _provider.proxy_of_sql is None:
+        return "FALSE"
+    return _provider.proxy_of_sql(draw_param, member_alias)
 
 
 def counts(draw_ids) -> dict[int, RegisterCounts]:

@@ -1,10 +1,11 @@
 import datetime as dt
 
-from django.db import models
+from django.db import connection, models
 
 from core.errors import DomainError
+from draws import activation_cache
 from draws.allocation import Allocation, AllocationOverview, AllocationRow, MemberDrawStanding, member_allocation
-from draws.models import Activation, Draw, DrawQuerySet, DrawStanding, DrawStatus
+from draws.models import Activation, DeviceToken, Draw, DrawQuerySet, DrawStanding, DrawStatus
 from members.models import Member, Property
 from promotions.models import PromotionStatus
 
@@ -38,10 +39,42 @@ def _standing(draw: Draw, member: Member, now: dt.datetime) -> MemberDrawStandin
         return MemberDrawStanding(None, [error.message])
 
 
-def member_open_draws(member: Member, prop: Property, now: dt.datetime) -> list[Standing]:
-    """Draws at `prop` accepting tickets now (what an eHost at `prop` offers)."""
-    draws = list(_draws().filter(property=prop).accepting_tickets_at(now).order_by("scheduled_at"))
-    return _with_standings(member, draws, now)
+def member_open_draws(member: Member, prop: Property, now: dt.datetime, *, device=None) -> list[Standing]:
+    """Draws at `prop` accepting tickets now (what an eHost at `prop` offers): their ids,
+    versions and the member's activations in one statement, each draw from this worker's copy
+    (draws.activation_cache), then the member's allocation for each. With `device`, raises
+    DeviceRevoked when its token is no longer active (asked in the same statement)."""
+    open_now = Draw.objects.accepting_tickets_at(now).filter(property=prop).order_by().values("pk")
+    open_sql, open_params = open_now.query.sql_with_params()
+    fields = ["id", "channel", "first_serial", "last_serial", "tickets", "receipt_number", "activated_at"]
+    sql = f"""
+        SELECT d.id, {activation_cache.draw_version_sql("d.id")}, {", ".join(f"a.{f}" for f in fields)},
+               (SELECT t.is_active FROM {DeviceToken._meta.db_table} t WHERE t.id = %s)
+        FROM (SELECT 1) one
+        LEFT JOIN {Draw._meta.db_table} d ON d.id IN ({open_sql})
+        LEFT JOIN LATERAL (
+            SELECT * FROM {Activation._meta.db_table} x WHERE x.draw_id = d.id AND x.member_id = %s
+            ORDER BY x.first_serial DESC LIMIT 1
+        ) a ON TRUE
+        ORDER BY d.scheduled_at, d.id
+    """  # noqa: S608 (table names from the models; the open draws' SQL is the ORM's, every value a parameter)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [device.pk if device else None, *open_params, member.pk])
+        rows = cursor.fetchall()
+    if device is not None and not rows[0][-1]:
+        activation_cache.forget_device(device)
+        raise activation_cache.DeviceRevoked()
+    standings = []
+    for draw_id, version, *activated, _active in rows:
+        draw = activation_cache.cached_draw(draw_id, version) if draw_id else None
+        if draw is None:  # no open draw (the one row of the device's answer), or gone since
+            continue
+        activation = None
+        if activated[0] is not None:
+            activation = Activation.from_db("default", fields, activated)
+            activation.draw, activation.member = draw, member
+        standings.append((draw, _standing(draw, member, now), activation))
+    return standings
 
 
 def member_upcoming_draws(

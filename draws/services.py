@@ -1,27 +1,31 @@
 """State changes of draws: scheduling, moving, activation of tickets, closing windows."""
 
+import copy
 import datetime as dt
 import hashlib
+import json
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone
 
 from core.audit import Actor, audit_log
 from core.errors import DomainError
 from core.formats import local_datetime
+from core.models import AuditEvent
 from core.queueing import enqueue
-from draws import entry_sources, registers
+from core.swipe import mask_swipes_in
+from draws import activation_cache, entry_sources, registers
 from draws.allocation import MemberDrawStanding, allocation_overview, member_allocation
 from draws.models import Activation, Channel, DeviceKind, DeviceToken, Draw, DrawStanding, DrawStatus, TicketWindow
 from draws.seeding import seed_commit
-from members.models import ImportJob, ImportKind, ImportStatus, Member, Property
+from members.models import ImportJob, ImportKind, ImportStatus, Member, Property, Tier
 from members.staff import check_staff_property
-from promotions.models import DrawMethod, DrawSeries, EarningRule, Promotion, PromotionStatus
+from promotions.models import DrawMethod, DrawSeries, Promotion, PromotionStatus
 from promotions.rules import POINTS_MAX
 
 Windows = Sequence[tuple[dt.datetime, dt.datetime]]
@@ -288,27 +292,29 @@ def activation_create(
     the advertised eHost times (e.g. 08h00-12h55 for the 13h00 draw); the app only admits a
     member who is actively playing; the VIP desk prints for its own tiers (Fast Lane rule 75).
 
-    Everything is checked first without a lock (the allocation statement is the slow part);
-    then the draw row, which is the serial counter, is locked only to re-check what another
-    request could have changed (the draw closed or moved, this member activated) and to take
-    the serials.
+    Everything is checked first without a lock: one statement finds the member, the draw's
+    version (the draw itself comes from this worker's copy, draws.activation_cache), whether the
+    member activated already or is a proxy, and whether the device is still active; then the
+    allocation (the slow part). The draw row, which is the serial counter, is locked last and
+    for three round trips only (at most a few milliseconds, so one draw takes hundreds of
+    activations a second): one guarded UPDATE takes the serials only while a window is open and
+    the draw is as counted, one statement re-checks what another request could have changed
+    meanwhile (a proxy registered, this member activated, the rule) and writes the activation
+    and its audit event, then COMMIT.
     """
     now = now or timezone.now()
-    member = Member.objects.select_related("tier").filter(card_number=card_number).first()
-    if member is None:
+    look = _first_look(card_number, draw_id, device)
+    if look is None:
         raise DomainError(f"No member has card number {card_number}.", code="unknown_card")
+    member = look.member
     if channel not in ACTIVATION_CHANNELS:
         raise DomainError(f"Unknown channel {channel!r}: use ehost, app or desk.", code="unknown_channel")
-    draw = (
-        Draw.objects.select_related("series", "series__rule", "series__promotion", "property")
-        .filter(pk=draw_id)
-        .first()
-    )
+    draw = activation_cache.cached_draw(draw_id, look.draw_version) if look.draw_version else None
     if draw is None:
         raise DomainError(f"There is no draw {draw_id}.", code="unknown_draw")
     check_staff_property(actor, draw.property, what="tickets", done="activated")
     rule_before = _rule_fingerprint(draw)
-    _check_can_activate(draw, member, channel, device, now)  # the cheap checks before the allocation
+    _check_can_activate(draw, member, channel, device, now, look=look)  # the cheap checks before the allocation
     standing = member_allocation(draw, member, at=now)
     refusal = _standing_refusal(member, standing)
     if refusal:
@@ -316,42 +322,229 @@ def activation_create(
     tickets = standing.tickets
 
     with transaction.atomic():
-        draw = Draw.objects.select_for_update(of=("self",)).select_related("series__promotion").get(pk=draw.pk)
-        _check_open_and_not_activated(draw, member, now)
-        if _rule_fingerprint(draw) != rule_before:
+        first = _take_serials(draw, tickets, now)
+        if first is None:  # the guard refused: say why from the draw as it is now
+            activation_cache.forget_draw(draw.pk)
+            raise _unlocked_refusal(draw.pk, member, now)
+        locked = _write_activation(
+            actor=actor, draw=draw, member=member, channel=channel, device=device, now=now,
+            first=first, standing=standing,
+        )  # fmt: skip
+        if _rule_fingerprint(locked.draw) != rule_before:
             # series_save changed the rule between the count above and this lock.
+            activation_cache.forget_draw(draw.pk)
             raise DomainError(
                 "The earning rule of this draw was changed a moment ago: please try again.", code="rule_changed"
             )
-        first = draw.next_serial
-        draw.next_serial = first + tickets
-        draw.save(update_fields=["next_serial"])
-        activation = Activation.objects.create(
-            draw=draw,
-            member=member,
-            channel=channel,
-            first_serial=first,
-            last_serial=first + tickets - 1,
-            tickets=tickets,
-            breakdown=standing.allocation.as_dict(),
-            receipt_number=f"{draw.pk}-{first:08d}",
-            activated_at=now,
-            device=device,
-            user=actor.user,
+    return locked
+
+
+@dataclass(frozen=True)
+class _FirstLook:
+    member: Member
+    draw_version: str | None  # None: no such draw
+    is_proxy: bool
+    existing: tuple | None  # (tickets, activated_at, receipt_number) of the member's activation
+
+
+def _first_look(card_number: str, draw_id: int, device: DeviceToken | None) -> _FirstLook | None:
+    """The member with their tier (None: no such card), the draw's version, and what the checks
+    before the allocation ask the database, in one statement. A device revoked since this worker
+    read its token is refused here (401), as the token lookup would."""
+    member_fields = list(Member._meta.concrete_fields)
+    tier_fields = list(Tier._meta.concrete_fields)
+    columns = [f"m.{f.column}" for f in member_fields] + [f"t.{f.column}" for f in tier_fields]
+    sql = f"""
+        SELECT {", ".join(columns)},
+               {activation_cache.draw_version_sql("%(draw)s")},
+               (SELECT d.is_active FROM {DeviceToken._meta.db_table} d WHERE d.id = %(device)s),
+               {registers.proxy_of_sql("draw", "m")},
+               a.tickets, a.activated_at, a.receipt_number
+        FROM {Member._meta.db_table} m
+        JOIN {Tier._meta.db_table} t ON t.id = m.tier_id
+        LEFT JOIN {Activation._meta.db_table} a
+          ON a.draw_id = %(draw)s AND a.member_id = m.id AND a.channel <> %(carried)s
+        WHERE m.card_number = %(card)s
+        ORDER BY m.id, a.first_serial
+        LIMIT 1
+    """  # noqa: S608 (table and column names from the models, every value a parameter)
+    params = {"draw": draw_id, "device": device.pk if device else None, "card": card_number}
+    params["carried"] = Channel.CARRIED
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        if device is not None and not DeviceToken.objects.filter(pk=device.pk, is_active=True).exists():
+            activation_cache.forget_device(device)
+            raise activation_cache.DeviceRevoked()
+        return None
+    split = len(member_fields)
+    member = Member.from_db("default", [f.attname for f in member_fields], row[:split])
+    tier_end = split + len(tier_fields)
+    member.tier = Tier.from_db("default", [f.attname for f in tier_fields], row[split:tier_end])
+    version, device_active, is_proxy, *existing = row[tier_end:]
+    if device is not None and not device_active:
+        activation_cache.forget_device(device)
+        raise activation_cache.DeviceRevoked()
+    return _FirstLook(member, version, bool(is_proxy), tuple(existing) if existing[0] is not None else None)
+
+
+def _take_serials(draw: Draw, tickets: int, now: dt.datetime) -> int | None:
+    """Lock the draw row and take `tickets` serials, only while it is the draw that was counted
+    (its time and points per ticket), scheduled, not a RAPS session, of a published promotion
+    and with a ticket window open at `now`: the first serial, or None (nothing changed). A
+    window that closed, a freeze or a move is thus enforced by the database here, whatever a
+    worker's copy of the draw says; a freeze or a move that commits while this waits for the
+    lock changes the row, which PostgreSQL re-checks against the guard."""
+    sql = f"""
+        UPDATE {Draw._meta.db_table} d SET next_serial = d.next_serial + %(tickets)s
+        WHERE d.id = %(draw)s AND d.status = %(scheduled)s AND d.method <> %(raps)s
+          AND d.scheduled_at = %(scheduled_at)s AND d.points_per_ticket IS NOT DISTINCT FROM %(ppt)s
+          AND EXISTS (SELECT 1 FROM {TicketWindow._meta.db_table} w
+                      WHERE w.draw_id = d.id AND w.opens_at <= %(now)s AND w.closes_at > %(now)s)
+          AND EXISTS (SELECT 1 FROM {DrawSeries._meta.db_table} s JOIN {Promotion._meta.db_table} p
+                        ON p.id = s.promotion_id WHERE s.id = d.series_id AND p.status = %(published)s)
+        RETURNING d.next_serial - %(tickets)s
+    """  # noqa: S608 (table names from the models, every value a parameter)
+    params = {
+        "tickets": tickets,
+        "draw": draw.pk,
+        "scheduled": DrawStatus.SCHEDULED,
+        "raps": DrawMethod.RAPS,
+        "scheduled_at": draw.scheduled_at,
+        "ppt": draw.points_per_ticket,
+        "now": now,
+        "published": PromotionStatus.PUBLISHED,
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
+def _unlocked_refusal(draw_id: int, member: Member, now: dt.datetime) -> DomainError:
+    """Why the guarded UPDATE took no serials, from the draw as it is now (rare: a window that
+    closed, a freeze, a move since the first look)."""
+    draw = activation_cache.load_draw(draw_id)
+    refusal = draw and draw_tickets_refusal(draw, now, point_to_open=True, member=member)
+    if refusal:
+        return refusal
+    return DomainError(
+        "This draw was changed a moment ago (its time or points per ticket): please try again.", code="rule_changed"
+    )
+
+
+def _write_activation(
+    *, actor: Actor, draw: Draw, member: Member, channel: str, device, now, first: int, standing
+) -> Activation:
+    """Under the draw's lock, one statement: re-check what another request could have changed
+    since the first look (a nomination registering this member as a proxy, an activation of the
+    same member: both take this lock, so they are visible now; the rule, read fresh for
+    _rule_fingerprint), then write the activation and its audit event (core.audit_log's row,
+    written here in the same statement). Raises is_proxy or already_activated, writing nothing."""
+    tickets = standing.tickets
+    last = first + tickets - 1
+    receipt = f"{draw.pk}-{first:08d}"
+    data = {
+        "draw": draw.pk,
+        "card_number": member.card_number,
+        "channel": channel,
+        "serials": [first, last],
+        "device": device.name if device else None,
+    }
+    a, e = Activation._meta.db_table, AuditEvent._meta.db_table
+    sql = f"""
+        WITH checks AS (
+            SELECT {registers.proxy_of_sql("draw", "m")} AS is_proxy,
+                   {activation_cache.rule_fingerprint_sql("%(series)s")} AS rule_fingerprint
+            FROM {Member._meta.db_table} m WHERE m.id = %(member)s
+        ),
+        existing AS (
+            SELECT tickets, activated_at, receipt_number FROM {a}
+            WHERE draw_id = %(draw)s AND member_id = %(member)s AND channel <> %(carried)s
+            ORDER BY first_serial LIMIT 1
+        ),
+        made AS (
+            INSERT INTO {a} (draw_id, member_id, channel, first_serial, last_serial, tickets, breakdown,
+                             receipt_number, activated_at, device_id, user_id)
+            SELECT %(draw)s, %(member)s, %(channel)s, %(first)s, %(last)s, %(tickets)s, %(breakdown)s::jsonb,
+                   %(receipt)s, %(now)s, %(device)s, %(user)s
+            FROM checks WHERE NOT checks.is_proxy AND NOT EXISTS (SELECT 1 FROM existing)
+            RETURNING id
+        ),
+        audited AS (
+            INSERT INTO {e} (actor_id, actor_label, action, object_type, object_id, data, ip)
+            SELECT %(user)s, %(label)s, 'tickets.activated', %(object_type)s, made.id::text, %(data)s::jsonb,
+                   %(ip)s::inet
+            FROM made
+            RETURNING id
         )
-        audit_log(
-            actor=actor,
-            action="tickets.activated",
-            obj=activation,
-            data={
-                "draw": draw.pk,
-                "card_number": member.card_number,
-                "channel": channel,
-                "serials": [first, first + tickets - 1],
-                "device": device.name if device else None,
-            },
-        )
+        SELECT (SELECT id FROM made), (SELECT count(*) FROM audited), checks.is_proxy, checks.rule_fingerprint,
+               x.tickets, x.activated_at, x.receipt_number
+        FROM checks LEFT JOIN existing x ON TRUE
+    """  # noqa: S608 (table names from the models, every value a parameter)
+    user_id = actor.user.pk if actor.user is not None else None
+    params = {
+        "draw": draw.pk,
+        "series": draw.series_id,
+        "member": member.pk,
+        "carried": Channel.CARRIED,
+        "channel": channel,
+        "first": first,
+        "last": last,
+        "tickets": tickets,
+        "breakdown": json.dumps(standing.allocation.as_dict()),
+        "receipt": receipt,
+        "now": now,
+        "device": device.pk if device else None,
+        "user": user_id,
+        "label": actor.label,
+        "object_type": Activation._meta.label_lower,
+        "data": json.dumps(mask_swipes_in(data)),
+        "ip": actor.ip,
+    }
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            made, _audited, is_proxy, fingerprint, *existing = cursor.fetchone()
+    except IntegrityError as error:
+        # The re-check above sees every activation of the draw (each takes this lock first); the
+        # unique constraint stays the last word should anything write one without it.
+        if "one_activation_per_member_per_draw" not in str(error):
+            raise
+        raise DomainError(
+            f"{member.full_name} already activated tickets for this draw.", code="already_activated"
+        ) from None
+    if is_proxy:
+        raise _proxy_refusal(draw, member)
+    if made is None:
+        raise _already_activated(member, *existing)
+    activation = Activation(
+        pk=made, draw=draw, member=member, channel=channel, first_serial=first, last_serial=last, tickets=tickets,
+        breakdown=standing.allocation.as_dict(), receipt_number=receipt, activated_at=now, device=device,
+        user=actor.user,
+    )  # fmt: skip
+    activation._state.adding, activation._state.db = False, "default"
+    # The draw as the lock sees its rule, for _rule_fingerprint; the worker's copy is left alone.
+    activation.draw = copy.copy(draw)
+    activation.draw.rule_fingerprint = fingerprint
     return activation
+
+
+def _proxy_refusal(draw: Draw, member: Member) -> DomainError:
+    return DomainError(
+        f"{member.full_name} is registered as a proxy for another participant in {draw.name} "
+        "and may not take part in it.",
+        code="is_proxy",
+    )
+
+
+def _already_activated(member: Member, tickets: int, activated_at: dt.datetime, receipt_number: str) -> DomainError:
+    return DomainError(
+        f"{member.full_name} already activated {tickets} tickets for this draw "
+        f"at {timezone.localtime(activated_at):%H:%M} (receipt {receipt_number}).",
+        code="already_activated",
+    )
 
 
 def activation_refusal(
@@ -385,24 +578,22 @@ def _standing_refusal(member: Member, standing: MemberDrawStanding) -> DomainErr
     return None
 
 
-def _rule_fingerprint(draw: Draw) -> tuple:
-    """What the ticket count depends on in the series: its earning rule and eligible tiers."""
-    rule = EarningRule.objects.filter(series_id=draw.series_id).values().first()
-    tiers = sorted(
-        draw.series.eligible_tiers.through.objects.filter(drawseries_id=draw.series_id).values_list(
-            "tier_id", flat=True
-        )
-    )
-    return (tuple(sorted((rule or {}).items())), tuple(tiers))
+def _rule_fingerprint(draw: Draw) -> str:
+    """What the ticket count depends on in the series: its earning rule and eligible tiers, as
+    read with the draw (draws.activation_cache: before the lock, with the rule the allocation
+    reads; under it, by the statement that writes the activation)."""
+    return draw.rule_fingerprint
 
 
-def _check_can_activate(draw: Draw, member: Member, channel: str, device: DeviceToken | None, now) -> None:
+def _check_can_activate(
+    draw: Draw, member: Member, channel: str, device: DeviceToken | None, now, *, look: "_FirstLook | None" = None
+) -> None:
     if device is not None and device.property_id != draw.property_id:
         raise DomainError(
             f"This device belongs to {device.property.name}; {draw.name} is at {draw.property.name}.",
             code="wrong_property",
         )
-    _check_open_and_not_activated(draw, member, now)
+    _check_open_and_not_activated(draw, member, now, look=look)
     fresh = member.playing_updated_at and now - member.playing_updated_at <= dt.timedelta(
         minutes=settings.PLAYING_FRESH_MINUTES
     )
@@ -461,26 +652,23 @@ def open_instead_words(draw: Draw, now: dt.datetime, *, member: Member | None = 
     return f" Tickets are open now for {other.name} \N{EM DASH} activate there." if other else ""
 
 
-def _check_open_and_not_activated(draw: Draw, member: Member, now) -> None:
-    """What another request can change between the first look and the lock."""
+def _check_open_and_not_activated(draw: Draw, member: Member, now, *, look: _FirstLook | None = None) -> None:
+    """What another request can change between the first look and the lock (activation_create
+    passes its first look, which has asked the database already)."""
     refusal = draw_tickets_refusal(draw, now, point_to_open=True, member=member)
     if refusal:
         raise refusal
-    # Through draws.registers (proxies sits above draws). Checked under the draw lock, which a
-    # nomination takes too, so a nominee and their activation cannot cross.
-    if registers.proxy_of(draw, member) is not None:
-        raise DomainError(
-            f"{member.full_name} is registered as a proxy for another participant in {draw.name} "
-            "and may not take part in it.",
-            code="is_proxy",
-        )
+    # Through draws.registers (proxies sits above draws). Checked again under the draw lock,
+    # which a nomination takes too, so a nominee and their activation cannot cross.
+    if look.is_proxy if look else registers.proxy_of(draw, member) is not None:
+        raise _proxy_refusal(draw, member)
+    if look is not None:
+        if look.existing:
+            raise _already_activated(member, *look.existing)
+        return
     existing = Activation.objects.filter(draw=draw, member=member).first()
     if existing:
-        raise DomainError(
-            f"{member.full_name} already activated {existing.tickets} tickets for this draw "
-            f"at {timezone.localtime(existing.activated_at):%H:%M} (receipt {existing.receipt_number}).",
-            code="already_activated",
-        )
+        raise _already_activated(member, existing.tickets, existing.activated_at, existing.receipt_number)
 
 
 # --- Closing windows (the beat tick) -------------------------------------------------------
@@ -718,4 +906,5 @@ def device_token_set_active(*, actor: Actor, device_id: int, active: bool) -> De
         device.is_active = active
         device.save(update_fields=["is_active"])
         audit_log(actor=actor, action="device.restored" if active else "device.revoked", obj=device)
+    activation_cache.forget_device(device)  # this worker at once; the others check it (activation_cache)
     return device

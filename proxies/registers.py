@@ -31,6 +31,19 @@ def proxy_of(draw, member) -> ProxyOf | None:
     return ProxyOf(nomination_id=nomination.pk, participant_card=nomination.participant.card_number)
 
 
+def proxy_of_sql(draw_param: str, member_alias: str) -> str:
+    """proxy_of in SQL (ProxyNomination.objects.proxy_of_another, by card or by ID number)."""
+    if not (draw_param.isidentifier() and member_alias.isidentifier()):
+        raise ValueError("proxy_of_sql takes a plain parameter name and table alias")
+    n, m = ProxyNomination._meta.db_table, member_alias
+    # Checked identifiers and the model's table name; the draw is a placeholder.
+    return (
+        f"EXISTS (SELECT 1 FROM {n} pn WHERE pn.draw_id = %({draw_param})s AND pn.revoked_at IS NULL"  # noqa: S608
+        f" AND (pn.nominee_id_number = {m}.id_number OR pn.nominee_member_id = {m}.id)"
+        f" AND pn.participant_id <> {m}.id)"
+    )
+
+
 def counts(draw_ids: list[int]) -> dict[int, RegisterCounts]:
     """The live nominations and declines of these draws, two grouped reads."""
     nominations = dict(
@@ -93,4 +106,5 @@ PROVIDER = Provider(
     proxy_of=proxy_of,
     counts=counts,
     registrations=registrations,
+    proxy_of_sql=proxy_of_sql,
 )

@@ -1,0 +1,157 @@
+"""Per-worker copies of what every activation and every kiosk read needs and what rarely
+changes: a draw with its series, earning rule, promotion, property, tiers and ticket windows,
+and device tokens. Loading them costs five statements and most of Django's object building, on
+every request of a busy Saturday; a copy costs nothing.
+
+How stale a copy can be, and why that is safe:
+
+* A draw's copy is used only when its version, computed by the database in the request's
+  own first statement (`draw_version_sql`), equals the copy's: any change to the draw (but its
+  serial counter), its windows, series, rule, tiers, promotion status or property name makes a
+  new version, so the copy is never older than that statement. What can still change after it
+  (the window closing, the rule or a proxy registered) is checked again under the draw's row lock
+  by the database itself (draws.services.activation_create), never from the copy.
+* A device token is kept DEVICE_SECONDS after it was read. Revoking it in this process forgets
+  it at once (device_token_set_active); another worker may still admit it for at most
+  DEVICE_SECONDS on reads and the feed, while an activation asks the database whether the token
+  is still active in its first statement, so a revoked kiosk never activates.
+"""
+
+import threading
+import time
+
+from django.db.models.expressions import RawSQL
+
+from draws.models import DeviceToken, Draw, TicketWindow
+from members.models import Property, Tier
+from promotions.models import DrawSeries, EarningRule, Promotion
+
+DEVICE_SECONDS = 5.0
+MAX_DRAWS = 512  # a group's draws open at once are far fewer; past this the copies start again
+
+
+class DeviceRevoked(Exception):
+    """The device's token was revoked since this worker read it: the API answers 401."""
+
+
+_lock = threading.Lock()
+_draws: dict[int, Draw] = {}
+_devices: dict[str, tuple[float, DeviceToken]] = {}
+
+
+def _tables() -> dict[str, str]:
+    series = DrawSeries._meta
+    return {
+        "draw": Draw._meta.db_table,
+        "window": TicketWindow._meta.db_table,
+        "series": series.db_table,
+        "promotion": Promotion._meta.db_table,
+        "rule": EarningRule._meta.db_table,
+        "eligible": series.get_field("eligible_tiers").remote_field.through._meta.db_table,
+        "desk": series.get_field("desk_assisted_tiers").remote_field.through._meta.db_table,
+        "tier": Tier._meta.db_table,
+        "property": Property._meta.db_table,
+    }
+
+
+def draw_version_sql(draw_id: str) -> str:
+    """A SQL expression: the version of the draw whose id is `draw_id` (a column or a
+    placeholder), NULL when there is none. The serial counter is left out: it moves with every
+    activation and no copy reads it."""
+    t = _tables()
+    return f"""(SELECT md5(concat_ws('|', (to_jsonb(dv) - 'next_serial')::text,
+        (SELECT string_agg(w.id || ':' || w.opens_at || '/' || w.closes_at, ',' ORDER BY w.id)
+           FROM {t["window"]} w WHERE w.draw_id = dv.id),
+        (SELECT to_jsonb(s)::text FROM {t["series"]} s WHERE s.id = dv.series_id),
+        (SELECT p.status || '|' || p.name FROM {t["series"]} s JOIN {t["promotion"]} p ON p.id = s.promotion_id
+          WHERE s.id = dv.series_id),
+        (SELECT to_jsonb(r)::text FROM {t["rule"]} r WHERE r.series_id = dv.series_id),
+        (SELECT string_agg(e.tier_id || ':' || tr.name, ',' ORDER BY e.tier_id)
+           FROM {t["eligible"]} e JOIN {t["tier"]} tr ON tr.id = e.tier_id WHERE e.drawseries_id = dv.series_id),
+        (SELECT string_agg(k.tier_id || ':' || tr.name, ',' ORDER BY k.tier_id)
+           FROM {t["desk"]} k JOIN {t["tier"]} tr ON tr.id = k.tier_id WHERE k.drawseries_id = dv.series_id),
+        (SELECT pr.name FROM {t["property"]} pr WHERE pr.id = dv.property_id)))
+      FROM {t["draw"]} dv WHERE dv.id = {draw_id})"""  # noqa: S608 (table names from the models, no values)
+
+
+def rule_fingerprint_sql(series_id: str) -> str:
+    """What a draw's ticket count depends on in its series, in SQL: the earning rule's row (its
+    MD5) and the eligible tiers' ids, as one text. `series_id`: a column or a placeholder."""
+    t = _tables()
+    return f"""(SELECT coalesce((SELECT md5(to_jsonb(r)::text) FROM {t["rule"]} r WHERE r.series_id = {series_id}), '')
+        || '|' || coalesce((SELECT string_agg(e.tier_id::text, ',' ORDER BY e.tier_id)
+                            FROM {t["eligible"]} e WHERE e.drawseries_id = {series_id}), ''))"""  # noqa: S608
+
+
+def load_draw(draw_id: int) -> Draw | None:
+    """The draw with everything activation reads, from the database; its `cache_version` and
+    `rule_fingerprint` come from the same statement as its series and rule, so the fingerprint
+    is that of the rule the allocation will read."""
+    for _attempt in range(3):
+        draw = (
+            Draw.objects.with_related()
+            .prefetch_related("series__eligible_tiers", "series__desk_assisted_tiers", "windows")
+            .annotate(
+                # Fixed SQL built from the models' table names: no value is formatted in.
+                cache_version=RawSQL(draw_version_sql('"draws_draw"."id"'), []),  # noqa: S611
+                rule_fingerprint=RawSQL(rule_fingerprint_sql('"draws_draw"."series_id"'), []),  # noqa: S611
+            )
+            .filter(pk=draw_id)
+            .first()
+        )
+        if draw is None:
+            return None
+        # The tiers came in a second statement: they must be those the fingerprint names.
+        tiers = ",".join(str(t.pk) for t in sorted(draw.series.eligible_tiers.all(), key=lambda t: t.pk))
+        if draw.rule_fingerprint.rsplit("|", 1)[1] == tiers:
+            return draw
+    return draw  # changing under us three times running: the lock's re-check refuses if it matters
+
+
+def cached_draw(draw_id: int, version: str) -> Draw | None:
+    """The draw as of `version` (from draw_version_sql in this request): this worker's copy when
+    it is that version, else a fresh load kept for the next request."""
+    draw = _draws.get(draw_id)
+    if draw is not None and draw.cache_version == version:
+        return draw
+    draw = load_draw(draw_id)
+    if draw is not None:
+        with _lock:
+            if len(_draws) >= MAX_DRAWS:
+                _draws.clear()
+            _draws[draw_id] = draw
+    return draw
+
+
+def forget_draw(draw_id: int) -> None:
+    with _lock:
+        _draws.pop(draw_id, None)
+
+
+def device_by_key(key_sha256: str) -> DeviceToken | None:
+    """The active device token with this key hash, read at most DEVICE_SECONDS ago."""
+    now = time.monotonic()
+    kept = _devices.get(key_sha256)
+    if kept is not None and kept[0] > now:
+        return kept[1]
+    device = DeviceToken.objects.select_related("property").filter(key_sha256=key_sha256, is_active=True).first()
+    with _lock:
+        if device is None:
+            _devices.pop(key_sha256, None)
+        else:
+            if len(_devices) >= MAX_DRAWS:
+                _devices.clear()
+            _devices[key_sha256] = (now + DEVICE_SECONDS, device)
+    return device
+
+
+def forget_device(device: DeviceToken) -> None:
+    with _lock:
+        _devices.pop(device.key_sha256, None)
+
+
+def forget_all() -> None:
+    """Drop every copy (tests that rewrite rows behind the services' back)."""
+    with _lock:
+        _draws.clear()
+        _devices.clear()
