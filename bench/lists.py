@@ -54,7 +54,7 @@ def fill_events(wanted: int) -> None:
 
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM core_auditevent")
-        if cursor.fetchone()[0] == wanted:
+        if wanted <= cursor.fetchone()[0] <= wanted + 1000:  # a run's own sign-ins add a few
             return
         common = "tickets.activated" if "tickets.activated" in ACTIONS else sorted(ACTIONS)[0]
         rare = "member.signed_up" if "member.signed_up" in ACTIONS else sorted(ACTIONS)[1]
