@@ -189,6 +189,7 @@ def main() -> None:
     setup_django(args.database_url)
     from django.contrib.auth import get_user_model
     from django.db import connection
+    from django.test.utils import CaptureQueriesContext
     from django.urls import reverse
 
     from core import paging
@@ -265,9 +266,14 @@ def main() -> None:
     login = reverse("login")
     timed: dict[str, list[float]] = {"login page": [], "bare SELECT ... LIMIT 50": []}
     words: dict[str, str] = {}
-    for label, client, url, query in pages:  # warm up, and check that every page answers
-        response = client.get(f"{url}?{query}")
+    statements: dict[str, str] = {}
+    for label, client, url, query in pages:  # warm up, check that every page answers, count its SQL
+        client.get(f"{url}?{query}")
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(f"{url}?{query}")
         assert response.status_code == 200, (label, response.status_code)
+        sql_ms = sum(float(q["time"]) for q in captured.captured_queries) * 1000
+        statements[label] = f"{len(captured):3} {sql_ms:7.1f}"
         words[label] = foot_words(response.content)
         timed[label] = []
     for _ in range(args.rounds):
@@ -281,10 +287,12 @@ def main() -> None:
 
     floor = sorted(timed["login page"])[len(timed["login page"]) // 2]
     print(f"\n{args.rounds} rounds, interleaved; ratio = the page's p50 / the login page's p50")
-    print(f"{'':34} {'p50 ms':>8} {'p95 ms':>8} {'ratio':>7}  the foot says")
+    print("(queries and SQL ms: one extra pass of the page, the time PostgreSQL's answers took)")
+    print(f"{'':34} {'p50 ms':>8} {'p95 ms':>8} {'ratio':>7} {'queries':>7} {'SQL ms':>7}  the foot says")
     for label, seconds in timed.items():
         p50, p95 = percentile(seconds, 0.5), percentile(seconds, 0.95)
-        print(f"{label:34} {p50 * 1000:8.1f} {p95 * 1000:8.1f} {p50 / floor:6.1f}x  {words.get(label, '')}")
+        sql = statements.get(label, f"{'':3} {'':7}")
+        print(f"{label:34} {p50 * 1000:8.1f} {p95 * 1000:8.1f} {p50 / floor:6.1f}x {sql:>15}  {words.get(label, '')}")
     worst = max(percentile(timed[label], 0.95) for label, *_ in pages)
     print(f"\nworst list page p95: {worst * 1000:.1f} ms (target <= 200 ms); load {load_average()}")
 

@@ -34,17 +34,18 @@ class Paging(NamedTuple):
     query: str  # the request's query string without `page`, for the page links to keep the filters
 
 
-def page_of(request, queryset, per_page: int = PER_PAGE) -> Paging:
+def page_of(request, queryset, per_page: int = PER_PAGE, *, count_up_to: int | None = None) -> Paging:
     """The requested page of `queryset` (a missing, garbled or too-high page number gives the
     nearest real page, `?page=last` the last one), with the page numbers to offer
-    (`page.numbers`, "…" where elided). A queryset longer than EXACT_COUNT_UP_TO, or a request
-    that carries a cursor, pages by keyset (KeysetPage)."""
+    (`page.numbers`, "…" where elided). A queryset longer than `count_up_to` (EXACT_COUNT_UP_TO
+    unless said), or a request that carries a cursor, pages by keyset (KeysetPage)."""
+    limit = count_up_to or EXACT_COUNT_UP_TO
     query = query_without(request, *CURSOR_PARAMS)
     keys = _keys(queryset)
     if keys:
-        counted = _bounded_count(queryset)
-        if counted > EXACT_COUNT_UP_TO or request.GET.get("after") or request.GET.get("before"):
-            return Paging(KeysetPage.of(request, queryset, keys, per_page, counted, query), query)
+        counted = _bounded_count(queryset, limit)
+        if counted > limit or request.GET.get("after") or request.GET.get("before"):
+            return Paging(KeysetPage.of(request, queryset, keys, per_page, counted, query, limit), query)
     paginator = Paginator(queryset, per_page)
     if keys:
         paginator.count = counted  # counted above: no second count
@@ -97,9 +98,9 @@ def _keys(queryset) -> list[Key] | None:
     return keys
 
 
-def _bounded_count(queryset) -> int:
-    """The rows, counted up to EXACT_COUNT_UP_TO + 1 (no further: more is "more than")."""
-    return queryset.order_by().values("pk")[: EXACT_COUNT_UP_TO + 1].count()
+def _bounded_count(queryset, limit: int) -> int:
+    """The rows, counted up to `limit` + 1 (no further: more is "more than")."""
+    return queryset.order_by().values("pk")[: limit + 1].count()
 
 
 def _estimate(queryset) -> int | None:
@@ -183,12 +184,15 @@ class KeysetPage:
 
     keyset = True
 
-    def __init__(self, rows, *, keys, per_page, total, exact, position, has_previous, has_next, query, notice=""):
+    def __init__(
+        self, rows, *, keys, per_page, total, exact, limit, position, has_previous, has_next, query, notice=""
+    ):
         self.object_list = rows
         self.keys = keys
         self.per_page = per_page
         self.total = total
         self.exact = exact
+        self.limit = limit  # rows counted at most
         self.position = position  # rows before this page's first, or None when more than counted
         self.has_previous = has_previous
         self.has_next = has_next
@@ -198,13 +202,14 @@ class KeysetPage:
     # -- building --------------------------------------------------------------------------------
 
     @classmethod
-    def of(cls, request, queryset, keys, per_page, counted, query) -> "KeysetPage":
-        exact = counted <= EXACT_COUNT_UP_TO
+    def of(cls, request, queryset, keys, per_page, counted, query, limit) -> "KeysetPage":
+        exact = counted <= limit
         total = counted
         if not exact and not queryset.query.where:
             # The whole table: the planner's estimate says "about how many" at no cost.
             total = max(_estimate(queryset) or 0, counted)
-        build = functools.partial(cls, keys=keys, per_page=per_page, total=total, exact=exact, query=query)
+        build = functools.partial(cls, keys=keys, per_page=per_page, total=total, exact=exact, limit=limit, query=query)
+        position_of = functools.partial(cls._position, queryset, keys, limit=limit)
         after, before, number = request.GET.get("after"), request.GET.get("before"), request.GET.get("page")
         notice = ""
         if after or before:
@@ -214,7 +219,7 @@ class KeysetPage:
             elif after:
                 rows = list(queryset.filter(_beyond(keys, values, forward=True))[: per_page + 1])
                 if rows:
-                    position = cls._position(queryset, keys, rows[0])
+                    position = position_of(rows[0])
                     return build(
                         rows[:per_page], position=position, has_previous=position != 0, has_next=len(rows) > per_page
                     )
@@ -228,7 +233,7 @@ class KeysetPage:
                     rows = rows[:per_page][::-1]
                     return build(
                         rows,
-                        position=cls._position(queryset, keys, rows[0]) if more else 0,
+                        position=position_of(rows[0]) if more else 0,
                         has_previous=more,
                         has_next=True,
                     )
@@ -237,7 +242,7 @@ class KeysetPage:
             return cls._last(queryset, build, keys, per_page, exact, total)
         elif number:
             page = _page_number(number)
-            if page and (page - 1) * per_page < EXACT_COUNT_UP_TO:
+            if page and (page - 1) * per_page < limit:
                 rows = list(queryset[(page - 1) * per_page : page * per_page + 1])
                 if rows:
                     return build(
@@ -264,11 +269,11 @@ class KeysetPage:
         return build(rows, position=position if more else 0, has_previous=more, has_next=False)
 
     @staticmethod
-    def _position(queryset, keys, first_row) -> int | None:
+    def _position(queryset, keys, first_row, *, limit: int) -> int | None:
         """How many rows come before `first_row`, when no more than counted exactly."""
         values = [getattr(first_row, key.name) for key in keys]
-        before = _bounded_count(queryset.filter(_beyond(keys, values, forward=False)))
-        return before if before <= EXACT_COUNT_UP_TO else None
+        before = _bounded_count(queryset.filter(_beyond(keys, values, forward=False)), limit)
+        return before if before <= limit else None
 
     # -- reading ---------------------------------------------------------------------------------
 
@@ -293,9 +298,9 @@ class KeysetPage:
     def count_words(self) -> str:
         if self.exact:
             return f"{self.total:,}"
-        if self.total > EXACT_COUNT_UP_TO + 1:
+        if self.total > self.limit + 1:
             return about(self.total)
-        return f"more than {EXACT_COUNT_UP_TO:,}"
+        return f"more than {self.limit:,}"
 
     def start_index(self) -> int | None:
         return None if self.position is None or not self.object_list else self.position + 1

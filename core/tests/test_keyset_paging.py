@@ -202,9 +202,12 @@ def test_a_later_page_costs_one_query_more_than_the_first_whatever_the_rows(audi
     assert queries(link(first, "next")) <= queries(f"action={ACTION}") + 1
 
 
-def test_the_members_list_says_how_many_in_words(desk, reference_data, long_lists):
+def test_the_members_list_says_how_many_in_words(desk, reference_data, monkeypatch):
+    monkeypatch.setattr("members.views.MEMBERS_COUNTED", 20)
     MemberFactory.create_batch(25)
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE members_member")
     content = desk.get(reverse("members:list")).content.decode()
     assert re.search(r'id="member-count">About 2\d members, newest first', content)
+    filtered = desk.get(reverse("members:list"), {"app": "no"}).content.decode()
+    assert 'id="member-count">More than 20 members, newest first' in filtered
