@@ -104,14 +104,18 @@ def _bounded_count(queryset, limit: int) -> int:
 
 
 def _estimate(queryset) -> int | None:
-    """The planner's row count of the whole table (pg_class.reltuples, kept by ANALYZE and
-    autovacuum), or None when the table was never analysed."""
+    """The whole table's rows as the planner reckons them: the rows per page of the last ANALYZE
+    (pg_class) times the pages the table has now, so that growth since is counted; None when
+    the table was never analysed."""
     connection = connections[queryset.db]
     if connection.vendor != "postgresql":
         return None
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT reltuples::bigint FROM pg_class WHERE oid = %s::regclass", [queryset.model._meta.db_table]
+            "SELECT (CASE WHEN relpages > 0 THEN reltuples / relpages"
+            " * (pg_relation_size(oid) / current_setting('block_size')::int) ELSE reltuples END)::bigint"
+            " FROM pg_class WHERE oid = %s::regclass",
+            [queryset.model._meta.db_table],
         )
         row = cursor.fetchone()
     return row[0] if row and row[0] > 0 else None
