@@ -225,7 +225,9 @@ def main() -> None:
     draw_mid, draw_last = deep_links(draws_all, keyset)
     import_mid, import_last = deep_links(ImportJob.objects.order_by("-created_at", "-pk"), keyset)
     gh, ace = Property.objects.get(code="GH"), Tier.objects.get(code="ACE")
-    draw_area = AREAS.get("draw", "Draws")
+    draw_area = AREAS.get("draw", "Draws")  # tickets.activated's area too: nine events in ten
+    busy = {AREAS.get(prefix) for prefix in ("draw", "tickets", "member")}
+    rare_area = next((name for name in sorted(set(AREAS.values())) if name not in busy), draw_area)  # no events
     audit, members_url, draws_url, imports_url = (
         reverse("audit"),
         reverse("members:list"),
@@ -241,6 +243,7 @@ def main() -> None:
         ("audit: one clerk, last page", auditor, audit, "actor=desk7&page=last"),
         ("audit: one action (1 in 10)", auditor, audit, "action=member.signed_up"),
         ("audit: one area", auditor, audit, urllib.parse.urlencode({"action": f"area:{draw_area}"})),
+        ("audit: a rare area (none)", auditor, audit, urllib.parse.urlencode({"action": f"area:{rare_area}"})),
         ("audit: one object's history", auditor, audit, "object_type=members.member&object_id=42420"),
         ("audit: one day", auditor, audit, "date_from=2026-06-01&date_to=2026-06-01"),
         ("members: first page", desk, members_url, ""),

@@ -45,4 +45,8 @@ class Migration(migrations.Migration):
             model_name="auditevent",
             index=models.Index(fields=["object_type", "object_id", "-created_at", "-id"], name="audit_object_key_idx"),
         ),
+        migrations.AddIndex(
+            model_name="auditevent",
+            index=models.Index(fields=["action"], name="audit_action_prefix_idx", opclasses=["varchar_pattern_ops"]),
+        ),
     ]
