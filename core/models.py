@@ -14,7 +14,7 @@ class AuditEvent(models.Model):
     """
 
     # Set by the database, never by Python: INSERT ... RETURNING hands the value back.
-    created_at = models.DateTimeField(db_default=Now(), db_index=True, editable=False)
+    created_at = models.DateTimeField(db_default=Now(), editable=False)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -33,10 +33,16 @@ class AuditEvent(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [
-            # The audit page filters by action, actor or object, newest first.
-            models.Index(fields=["action", "-created_at"], name="audit_action_idx"),
-            models.Index(fields=["actor_label", "-created_at"], name="audit_actor_idx"),
-            models.Index(fields=["object_type", "object_id"], name="audit_object_idx"),
+            # The audit page pages by keyset on (created_at, id), newest first (core.paging), alone
+            # or within a filter by action, actor or object: each index ends in that key, so any
+            # page of any filter is one index range read, at 2,000,000 events as at 20.
+            models.Index(fields=["-created_at", "-id"], name="audit_time_key_idx"),
+            models.Index(fields=["action", "-created_at", "-id"], name="audit_action_key_idx"),
+            models.Index(fields=["actor_label", "-created_at", "-id"], name="audit_actor_key_idx"),
+            models.Index(fields=["object_type", "object_id", "-created_at", "-id"], name="audit_object_key_idx"),
+            # "Everything in an area" is `action LIKE 'draw.%' OR ...`: a rare area is found here
+            # instead of by reading the whole log (pattern ops: LIKE on any collation).
+            models.Index(fields=["action"], opclasses=["varchar_pattern_ops"], name="audit_action_prefix_idx"),
         ]
 
     def __str__(self) -> str:

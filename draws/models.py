@@ -111,6 +111,8 @@ class Draw(models.Model):
             # The beat tick: scheduled draws whose ticket window has closed.
             models.Index(fields=["status", "tickets_close_at"], name="draw_due_close_idx"),
             models.Index(fields=["property", "scheduled_at"], name="draw_property_time_idx"),
+            # The draws list pages by keyset on (scheduled_at, id) either way (core.paging).
+            models.Index(fields=["scheduled_at", "id"], name="draw_time_key_idx"),
         ]
         constraints = [
             models.CheckConstraint(

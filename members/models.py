@@ -249,6 +249,8 @@ class ImportJob(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        # The imports list pages by keyset on (created_at, id), newest first (core.paging).
+        indexes = [models.Index(fields=["-created_at", "-id"], name="import_time_key_idx")]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} import #{self.pk} ({self.original_name})"
