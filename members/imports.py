@@ -586,7 +586,18 @@ def points_chunk_check(
             counts.skipped += 1
         else:
             in_file.add(key)
-            fresh.append((job_id, p.line, member_ids[p.card_number], p.property_id, p.earned_at, p.points, p.reference))
+            fresh.append(
+                (
+                    job_id,
+                    p.line,
+                    p.card_number,
+                    member_ids[p.card_number],
+                    p.property_id,
+                    p.earned_at,
+                    p.points,
+                    p.reference,
+                )
+            )
     counts.imported += len(fresh)
     return fresh
 
@@ -597,7 +608,7 @@ def points_stage(rows: list[tuple] | bytes) -> None:
     if isinstance(rows, bytes):
         points_copy(rows)
         return
-    columns = ["job_id", "line", "member_id", "property_id", "earned_at", "points", "reference"]
+    columns = ["job_id", "line", "card_number", "member_id", "property_id", "earned_at", "points", "reference"]
     bulk_insert(ImportStagedPoints._meta.db_table, columns, rows)
 
 
