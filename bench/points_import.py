@@ -32,7 +32,7 @@ import tracemalloc
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import drawbench  # noqa: E402
+import drawbench
 
 BENCH_USER = "bench-points-importer"
 
@@ -166,7 +166,8 @@ def main() -> None:
             with connection.cursor() as cursor:
                 cursor.execute("DELETE FROM members_pointsentry WHERE import_job_id = %s", [job_id])
             ImportJob.objects.get(pk=job_id).file.delete(save=False)
-            print(f"project peak Python memory (tracemalloc, file of {len(data) / 2**20:.1f} MiB): {peak / 2**20:.1f} MiB")
+            mib = len(data) / 2**20
+            print(f"project peak Python memory (tracemalloc, file of {mib:.1f} MiB): {peak / 2**20:.1f} MiB")
     finally:
         conn.close()
         floor_job.delete()
