@@ -64,6 +64,7 @@ def run_project(data: bytes, tag: str, actor) -> tuple[float, int, int]:
 def run_floor(conn, data: bytes, job_id: int, tz: str) -> tuple[float, int]:
     started = time.perf_counter()
     with conn.transaction():
+        conn.execute("SELECT set_config('work_mem', '64MB', true)")  # as the project's statement has
         conn.execute(
             "CREATE TEMP TABLE floor_stage (card_number text, property text, earned_at timestamp,"
             " points integer, reference text) ON COMMIT DROP"
@@ -75,6 +76,7 @@ def run_floor(conn, data: bytes, job_id: int, tz: str) -> tuple[float, int]:
             " SELECT m.id, p.id, s.earned_at AT TIME ZONE %s, s.points, s.reference, %s"
             " FROM floor_stage s JOIN members_member m ON m.card_number = s.card_number"
             " JOIN members_property p ON p.code = s.property"
+            " ORDER BY m.id, s.earned_at"  # the project's order: points_member_time_idx's
             " ON CONFLICT (property_id, reference) DO NOTHING",
             (tz, job_id),
         ).rowcount

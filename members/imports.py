@@ -839,8 +839,11 @@ def _points_apply_copied(job_id: int, *, insert: bool) -> tuple[int, int, int]:
                 (member_id, property_id, earned_at, points, reference, import_job_id)
             SELECT member_id, property_id, earned_at, points, reference, %(job)s FROM s
             WHERE %(insert)s AND member_id IS NOT NULL AND NOT EXISTS (SELECT FROM s WHERE member_id IS NULL)
-            -- One order for every import: two applying at once never wait on each other in a circle.
-            ORDER BY property_id, reference
+            -- In points_member_time_idx's order: its leaf pages are visited once each, in order,
+            -- not once a row at random (a quarter of the statement's time on 10 M rows). Points
+            -- imports apply one at a time (the advisory lock), so no order is needed against
+            -- deadlocks between them.
+            ORDER BY member_id, earned_at
             {_points_skip_imported()}
             RETURNING 1
         )
@@ -849,6 +852,8 @@ def _points_apply_copied(job_id: int, *, insert: bool) -> tuple[int, int, int]:
     with connection.cursor() as cursor:
         # Fresh staging rows have no statistics: without them the join may be planned blind.
         cursor.execute(f"ANALYZE {qn(ImportStagedPoints._meta.db_table)}")
+        # The sort and the join of a big file in memory, not in temporary files (this transaction).
+        cursor.execute("SELECT set_config('work_mem', '64MB', true)")
         cursor.execute(sql, {"job": job_id, "insert": insert})
         return cursor.fetchone()
 
