@@ -74,7 +74,8 @@ def test_a_quoted_file_is_read_row_by_row_and_lands_the_same(reference_data):
     job = run_import("points", text)
     assert (job.status, job.rows_imported) == (ImportStatus.SUCCEEDED, 4)
     good, _ = oracle(VALID[:3])
-    assert ledger() == good | {(reference_data["properties"]["GRC"].pk, dt.datetime(2026, 10, 1, 8, 15, tzinfo=dt.UTC), 3, "CMS,11")}
+    quoted = (reference_data["properties"]["GRC"].pk, dt.datetime(2026, 10, 1, 8, 15, tzinfo=dt.UTC), 3, "CMS,11")
+    assert ledger() == good | {quoted}
 
 
 def test_rows_that_look_plain_but_are_not_are_refused_in_parse_points_rows_words(reference_data):
@@ -149,9 +150,9 @@ def test_the_ledger_refuses_points_of_no_member_and_keeps_a_member_with_points(r
     with pytest.raises(IntegrityError, match="members_pointsentry"), transaction.atomic():
         PointsEntry.objects.filter(pk=entry.pk).update(member_id=987654321)
     for table, pk in (("members_member", member.pk), ("members_property", grc.pk)):
-        with pytest.raises(IntegrityError, match="still has points"), transaction.atomic():
-            with connection.cursor() as cursor:
-                cursor.execute(f"DELETE FROM {table} WHERE id = %s", [pk])  # noqa: S608
+        raises = pytest.raises(IntegrityError, match="still has points")
+        with raises, transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(f"DELETE FROM {table} WHERE id = %s", [pk])  # noqa: S608
     assert Member.objects.filter(pk=member.pk).exists()
     entry.delete()
     Member.objects.filter(pk=member.pk).delete()  # without points it may go
