@@ -193,7 +193,7 @@ class PointsEntry(models.Model):
     # COMMIT. Migration 0010's triggers check a statement's members, properties and import jobs
     # once per statement, and refuse to delete a member, property or job that has points, with
     # the foreign-key error code. The indexes a foreign key would add are covered by the ones
-    # below (member_id leads points_member_time_idx, property_id leads points_unique_reference);
+    # below (member_id leads points_member_time_idx, property_id points_property_time_idx);
     # nothing reads the ledger by import job but that delete guard.
     member = models.ForeignKey(
         Member, on_delete=models.PROTECT, related_name="points", db_constraint=False, db_index=False
@@ -224,6 +224,9 @@ class PointsEntry(models.Model):
         indexes = [
             # Ticket allocation sums a member's points in an earning period.
             models.Index(fields=["member", "earned_at"], name="points_member_time_idx"),
+            # A draw's allocation sums one property's points in an earning period (in place of
+            # the property_id index it used; new points are recent: inserts land at its end).
+            models.Index(fields=["property", "earned_at"], name="points_property_time_idx"),
         ]
 
 

@@ -3,8 +3,10 @@ written by COPY (issue 17, item 3).
 
 A 200,000-row points file paid three deferred foreign-key checks a row at COMMIT (each a
 look-up that also locks the member's row, dirtying 200,000 member pages), and three indexes no
-reader needs (member_id leads points_member_time_idx, property_id leads points_unique_reference,
-and nothing reads the ledger by import job). Instead, on PostgreSQL:
+reader needs (member_id leads points_member_time_idx, and nothing reads the ledger by import
+job); a draw's allocation read one property's rows through the property_id index, now through
+points_property_time_idx (property, earned_at), which also bounds the earning period. Instead
+of the foreign keys, on PostgreSQL:
 
 - members_points_refs_check: after each INSERT or UPDATE statement on the ledger, one set-based
   look-up of the statement's members, properties and import jobs (its transition table); a
@@ -153,6 +155,10 @@ class Migration(migrations.Migration):
                 related_name="+",
                 to="members.property",
             ),
+        ),
+        migrations.AddIndex(
+            model_name="pointsentry",
+            index=models.Index(fields=["property", "earned_at"], name="points_property_time_idx"),
         ),
         postgresql_only(REFS, REFS_REVERSE, in_schema=True),
     ]
