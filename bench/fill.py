@@ -283,6 +283,9 @@ def reference_data() -> dict:
 # --- keeping and rebuilding the secondary indexes and constraints -------------------------------
 
 
+REFS_TRIGGER = "members_points_refs_insert"  # members migration 0010
+
+
 def pending_ddl(db: Db) -> list[tuple[int, str, str, str, str]]:
     with db.connect() as conn:
         conn.execute(
@@ -361,6 +364,24 @@ def rebuild_secondary(db: Db, jobs: int) -> None:
         run_parallel(jobs, [lambda item=item: rebuild_one(db, *item) for item in indexes])
     with phase("re-add and validate foreign keys"):
         run_parallel(jobs, [lambda item=item: rebuild_one(db, *item) for item in foreign_keys])
+
+
+def points_refs_trigger(db: Db, *, enable: bool) -> bool:
+    """Disable the ledger's reference check for the load, or check every row and enable it again
+    (as re-adding a foreign key validates it). False if the schema has no such trigger."""
+    with db.connect(autocommit=False) as conn, conn.transaction():
+        if not conn.execute("SELECT 1 FROM pg_trigger WHERE tgname = %s", (REFS_TRIGGER,)).fetchone():
+            return False
+        if enable:
+            orphans = conn.execute(
+                f"SELECT count(*) FROM {POINTS} p WHERE NOT EXISTS (SELECT FROM {MEMBERS} m WHERE m.id = p.member_id)"
+                " OR NOT EXISTS (SELECT FROM members_property r WHERE r.id = p.property_id)"
+            ).fetchone()[0]
+            if orphans:
+                raise SystemExit(f"{orphans:,} points rows name no member or property")
+        action = "ENABLE" if enable else "DISABLE"
+        conn.execute(f"ALTER TABLE {POINTS} {action} TRIGGER {REFS_TRIGGER}")
+    return True
 
 
 def run_parallel(jobs: int, tasks: list[Callable[[], None]]) -> None:
@@ -697,10 +718,16 @@ def main() -> None:
             tasks.append(chunk_task("points", lambda lo, hi: load_points(db, plan, member_lo, lo, hi), lo, hi))
     loaded = (args.members if fill_members else 0) + (args.points if fill_points else 0)
     indexes = "indexes kept" if args.keep_indexes else "indexes dropped"
+    # The ledger's statement-level reference check (members migration 0010) would see members
+    # that another session has not committed yet: off for the load, then one check of all.
+    refs_check = fill_points and points_refs_trigger(db, enable=False)
     with phase(f"load ({args.method}, {args.jobs} sessions, {indexes})", loaded):
         run_parallel(args.jobs, tasks)
 
     rebuild_secondary(db, args.jobs)
+    if refs_check:
+        with phase("check points references, re-enable trigger"):
+            points_refs_trigger(db, enable=True)
     with phase("VACUUM ANALYZE"):
         # Autovacuum may be off (it is on the machine this was written on): statistics for the
         # small tables too, or the planner guesses hundreds of tiers and properties.
