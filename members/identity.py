@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import models
+from stdnum.za import idnr
 
 
 class IdType(models.TextChoices):
@@ -15,7 +16,7 @@ class IdType(models.TextChoices):
     DRIVING_LICENCE = "driving_licence", "Driving licence"
 
 
-_DOCUMENT_NUMBER = re.compile(r"^[A-Z0-9]{5,20}$")
+DOCUMENT_NUMBER = re.compile(r"^[A-Z0-9]{5,20}$")
 
 
 def normalise_id_number(id_number: str) -> str:
@@ -42,9 +43,11 @@ def sa_id_born(number: str) -> dt.date | None:
     (za.idnr: 13 ASCII digits, a real YYMMDD date in the last hundred years, citizenship digit
     0 or 1, Luhn check digit) without its overhead, which was a third of a members import's time.
     Spaces around or inside are ignored, as stdnum does (tests pin both on many numbers)."""
+    if not number.isascii():  # stdnum reads look-alike digits (full-width ...) as digits: its answer
+        return idnr.get_birth_date(number) if idnr.is_valid(number) else None
     if " " in number:
         number = number.replace(" ", "")
-    if len(number) != 13 or not number.isascii() or not number.isdigit() or number[10] not in "01":
+    if len(number) != 13 or not number.isdigit() or number[10] not in "01":
         return None
     # Luhn from the right: the 1st, 3rd, ... digits (even indexes of 13) count as they are, the
     # others doubled; ASCII codes summed, less 48 for each of the 13 digits.
@@ -94,7 +97,7 @@ def identify_document(id_type: str, id_number: str) -> Identity:
         )
     if id_type == IdType.SA_ID or is_sa_id_number(number):
         return Identity(IdType.SA_ID, number, sa_id_birth_date(number))
-    if not _DOCUMENT_NUMBER.match(number):
+    if not DOCUMENT_NUMBER.match(number):
         raise ValidationError("A document number has 5 to 20 letters and digits.", code="invalid_document_number")
     return Identity(id_type, number, None)
 
