@@ -471,7 +471,7 @@ class FastCsvSource(CsvSource):
                 block, rest = rest, b""  # the last line, without a line end
             else:
                 break
-            self.bytes_read += len(block)
+            block_end = self.bytes_read + len(block)
             if line == 0 and block.startswith(codecs.BOM_UTF8):
                 block = block[len(codecs.BOM_UTF8) :]
             if b'"' in block or b"\x00" in block:
@@ -488,6 +488,8 @@ class FastCsvSource(CsvSource):
                 if "\r" in text or len(text) > MAX_LINE_CHARS:
                     raise _NotPlain
                 line += 1
+                # The progress bar moves row by row: characters for bytes, set right at the block's end.
+                self.bytes_read += len(text) + 1
                 cells = text.split(",")
                 if line == 1:
                     if [cell.strip().lower() for cell in cells] != expected:
@@ -498,6 +500,7 @@ class FastCsvSource(CsvSource):
                     yield Record(line, None, f"expected {width} columns, found {len(cells)}", len(text), text)
                 else:
                     yield Record(line, dict(zip(expected, cells, strict=True)), "", len(text), text)
+            self.bytes_read = block_end
         if line == 0:
             raise _NotPlain  # an empty file: CsvSource words the refusal
 

@@ -574,17 +574,17 @@ def _import_apply(job: ImportJob, counts: ImportCounts, errors: ErrorSpool) -> s
         counts.skipped += counts.imported - inserted  # imported meanwhile by another file
         counts.imported = inserted
         return ""
-    _conflicts_record(job, errors)
-    if not errors.count:
-        try:
-            with transaction.atomic():
-                counts.imported = members_apply(job.pk, timezone.now())
-                return ""
-        except IntegrityError:
-            # A sign-up took a card or number between the check and the insert: name the rows.
-            _conflicts_record(job, errors)
-            if not errors.count:
-                raise
+    # The cards and numbers were checked as the file was read. One that a member got since (a
+    # sign-up, another import) fails the insert on the unique index, and only then are the rows
+    # named: a clean file is not looked up a second time, row by row, under the lock.
+    try:
+        with transaction.atomic():
+            counts.imported = members_apply(job.pk, timezone.now())
+            return ""
+    except IntegrityError:
+        _conflicts_record(job, errors)
+        if not errors.count:
+            raise
     return _bad_rows_message(errors)
 
 
