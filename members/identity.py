@@ -38,11 +38,12 @@ def sa_id_birth_date(id_number: str) -> dt.date:
 _LUHN_DOUBLED = str.maketrans("0123456789", "0246813579")
 
 
-def sa_id_born(number: str) -> dt.date | None:
+def sa_id_born(number: str, this_year: int | None = None) -> dt.date | None:
     """The birth date of a valid SA ID number, None when it is not one: python-stdnum's rules
     (za.idnr: 13 ASCII digits, a real YYMMDD date in the last hundred years, citizenship digit
     0 or 1, Luhn check digit) without its overhead, which was a third of a members import's time.
-    Spaces around or inside are ignored, as stdnum does (tests pin both on many numbers)."""
+    Spaces around or inside are ignored, as stdnum does (tests pin both on many numbers).
+    `this_year`: today's year, when the caller checks many numbers (it decides the century)."""
     if not number.isascii():  # stdnum reads look-alike digits (full-width ...) as digits: its answer
         return idnr.get_birth_date(number) if idnr.is_valid(number) else None
     if " " in number:
@@ -53,7 +54,7 @@ def sa_id_born(number: str) -> dt.date | None:
     # others doubled; ASCII codes summed, less 48 for each of the 13 digits.
     if (sum(number[0::2].encode()) + sum(number[1::2].translate(_LUHN_DOUBLED).encode()) - 13 * 48) % 10:
         return None
-    return _sa_id_date(number[:6], dt.date.today().year)
+    return _sa_id_date(number[:6], this_year or dt.date.today().year)
 
 
 @functools.lru_cache(maxsize=40_000)  # every day of a century fits: the cache stays warm on a big file

@@ -597,9 +597,12 @@ def _plain_date(value: str, today: dt.date) -> dt.date | None:
     return day if EARLIEST_DATE <= day <= today else None
 
 
-def member_row_plain(row: dict[str, str], lookups: Lookups, today: dt.date) -> tuple | None:
+def member_row_plain(
+    row: dict[str, str], lookups: Lookups, today: dt.date, this_year: int | None = None
+) -> tuple | None:
     """The staging values (_MEMBER_STAGED) of a row of the usual shape, as parse_member_row
-    would give them; None for any other row (perhaps valid, perhaps not: the full rules say)."""
+    would give them; None for any other row (perhaps valid, perhaps not: the full rules say).
+    `this_year`: the year by the system's date, as python-stdnum reads SA ID numbers."""
     card_number = row["card_number"].strip()
     first_name = row["first_name"].strip()
     last_name = row["last_name"].strip()
@@ -610,7 +613,7 @@ def member_row_plain(row: dict[str, str], lookups: Lookups, today: dt.date) -> t
     if id_type is None or not id_number.isascii() or not id_number.isalnum():
         return None  # spaces, dashes, other letters: normalised (or refused) by the full rules
     id_number = id_number.upper()
-    born = sa_id_born(id_number) if len(id_number) == 13 else None
+    born = sa_id_born(id_number, this_year) if len(id_number) == 13 else None
     typed_birth = row["date_of_birth"].strip()
     if born is not None:  # an SA ID number, whatever id_type says; a typed birth date must agree
         id_type = IdType.SA_ID
@@ -650,8 +653,8 @@ def member_row_plain(row: dict[str, str], lookups: Lookups, today: dt.date) -> t
         date_of_birth,
         phone,
         email,
-        tier.pk,
-        home_property.pk,
+        tier.id,
+        home_property.id,
         app_registered_on,
     )
 
@@ -660,7 +663,7 @@ def members_chunk_check(
     chunk: list[Record], *, job_id: int, lookups: Lookups, errors: ErrorSpool, counts: ImportCounts
 ) -> list[tuple]:
     """The staging rows of one chunk's good members; bad rows go to `errors`."""
-    today = timezone.localdate()
+    today, this_year = timezone.localdate(), dt.date.today().year
     parsed: list[tuple[Record, tuple]] = []
     for record in chunk:
         if record.is_blank:
@@ -669,7 +672,7 @@ def members_chunk_check(
         if record.problem:
             errors.add(record.line, record.problem, record.text)
             continue
-        values = member_row_plain(record.row, lookups, today)
+        values = member_row_plain(record.row, lookups, today, this_year)
         if values is None:
             try:
                 member = parse_member_row(record.row, lookups)
@@ -705,19 +708,23 @@ def _members_taken(job_id: int, cards: set[str], numbers: set[str]) -> tuple[set
         taken_ids = set(Member.objects.filter(id_number__in=numbers).values_list("id_number", flat=True))
         taken_ids |= set(staged.filter(id_number__in=numbers).values_list("id_number", flat=True))
         return taken_cards, taken_ids
-    # One statement with two arrays, not four with 5,000 parameters each: building and parsing
-    # those took longer than the index look-ups themselves.
+    # One statement, each array sent once, not four with 5,000 parameters each: building and
+    # parsing those took longer than the index look-ups themselves.
     qn = connection.ops.quote_name
     members, staged = qn(Member._meta.db_table), qn(ImportStagedMember._meta.db_table)
+    cards_sql, numbers_sql = "ANY((SELECT cards FROM sent)::text[])", "ANY((SELECT numbers FROM sent)::text[])"
     sql = (
-        f"SELECT true, card_number FROM {members} WHERE card_number = ANY(%(cards)s) "  # noqa: S608
-        f"UNION ALL SELECT true, card_number FROM {staged} WHERE job_id = %(job)s AND card_number = ANY(%(cards)s) "
-        f"UNION ALL SELECT false, id_number FROM {members} WHERE id_number = ANY(%(numbers)s) "
-        f"UNION ALL SELECT false, id_number FROM {staged} WHERE job_id = %(job)s AND id_number = ANY(%(numbers)s)"
+        "WITH sent AS (SELECT %s::text[] AS cards, %s::text[] AS numbers, %s::bigint AS job) "  # noqa: S608
+        f"SELECT true, card_number FROM {members} WHERE card_number = {cards_sql} "
+        f"UNION ALL SELECT true, card_number FROM {staged} "
+        f"WHERE job_id = (SELECT job FROM sent) AND card_number = {cards_sql} "
+        f"UNION ALL SELECT false, id_number FROM {members} WHERE id_number = {numbers_sql} "
+        f"UNION ALL SELECT false, id_number FROM {staged} "
+        f"WHERE job_id = (SELECT job FROM sent) AND id_number = {numbers_sql}"
     )
     taken_cards, taken_ids = set(), set()
     with connection.cursor() as cursor:
-        cursor.execute(sql, {"cards": list(cards), "numbers": list(numbers), "job": job_id})
+        cursor.execute(sql, [list(cards), list(numbers), job_id])
         for is_card, value in cursor.fetchall():
             (taken_cards if is_card else taken_ids).add(value)
     return taken_cards, taken_ids
