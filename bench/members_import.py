@@ -192,6 +192,7 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="one more project run under cProfile")
     parser.add_argument("--database-url", default=DEFAULT_URL)
     args = parser.parse_args()
+    sys.stdout.reconfigure(line_buffering=True)  # each round's line as it comes, also into a file
 
     media = tempfile.TemporaryDirectory(prefix="members-import-bench-")
     import os
