@@ -78,14 +78,14 @@ def test_a_row_whose_card_was_taken_before_the_final_step_keeps_its_text(referen
     """A sign-up between the check and the final step: found by the final step, whose row text
     is read again from the file."""
     first, second = member_line("2000000001"), member_line("2000000002")
-    real = services.members_conflicts
+    real = services._progress_report
 
-    def a_sign_up_meanwhile(job_id):
-        MemberFactory(card_number="2000000002")
-        monkeypatch.setattr(services, "members_conflicts", real)
-        return real(job_id)
+    def a_sign_up_meanwhile(job, *, step, **kwargs):
+        if step == "saving":  # the final step begins: the rows were checked
+            MemberFactory(card_number="2000000002")
+        real(job, step=step, **kwargs)
 
-    monkeypatch.setattr(services, "members_conflicts", a_sign_up_meanwhile)
+    monkeypatch.setattr(services, "_progress_report", a_sign_up_meanwhile)
     job = run_import("members", f"{MEMBERS_HEADER}\n{first}\n{second}\n")
     assert job.status == ImportStatus.FAILED
     assert rows_of(job) == [(3, "card number 2000000002 already belongs to a member", second)]
