@@ -100,8 +100,12 @@ def make_letters(wanted: int) -> list[int]:
     draws = -(-(wanted - len(have)) // WINNERS_PER_DRAW)
     print(f"Making {wanted - len(have)} letters: {draws} draws of {WINNERS_PER_DRAW} winners ...", flush=True)
     began = time.perf_counter()
-    # Letters are issued within 15 days of the draw: draws of two days ago, at one-minute steps.
-    start = (dt.datetime.now(dt.UTC) - dt.timedelta(days=2)).replace(second=0, microsecond=0)
+    # Letters are issued within 15 days of the draw: draws of two days ago, at one-minute steps
+    # from 13:00 Johannesburg, after the series' window (08:00-12:55 on the draw's day) has closed
+    # whatever the hour the bench runs at (from now, a morning run's draws came before it).
+    from django.utils import timezone
+
+    start = timezone.localtime().replace(hour=13, minute=0, second=0, microsecond=0) - dt.timedelta(days=2)
     series = make_series()
     series.winners_per_draw = WINNERS_PER_DRAW
     series.save()
@@ -253,9 +257,13 @@ def batch(letter_ids: list[int], *, url: str, redis_url: str, concurrency: int) 
         began = time.perf_counter()
         for letter_id in letter_ids:
             letter_render.delay(letter_id)
+        # A lost task would otherwise keep the bench (and make test's smoke run) waiting for ever.
+        deadline = began + 60 + 10 * len(letter_ids)
         while letters.filter(render_state__in=(RenderState.PENDING, RenderState.RENDERING)).exists():
             if worker.poll() is not None:
                 raise SystemExit(f"The worker exited: see {folder / 'worker.log'}")
+            if time.perf_counter() > deadline:
+                raise SystemExit(f"Letters not all ready after {deadline - began:.0f} s: see {folder / 'worker.log'}")
             time.sleep(0.05)
         elapsed = time.perf_counter() - began
         failed = letters.filter(render_state=RenderState.FAILED).count()
