@@ -47,7 +47,7 @@ from pathlib import Path
 from unittest import mock
 
 import psycopg
-from drawbench import ROOT, load_average, migrate, percentile, setup_django
+from drawbench import ROOT, continue_member_factory, load_average, migrate, percentile, setup_django
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/promodesk_letterbench"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/13"
@@ -96,6 +96,7 @@ def make_letters(wanted: int) -> list[int]:
     from promotions.tests.factories import make_series
 
     ensure_reference_data()
+    continue_member_factory()
     desk = Actor.system("bench")
     draws = -(-(wanted - len(have)) // WINNERS_PER_DRAW)
     print(f"Making {wanted - len(have)} letters: {draws} draws of {WINNERS_PER_DRAW} winners ...", flush=True)
