@@ -37,6 +37,7 @@ nothing here asserts a time).
 import argparse
 import datetime as dt
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -271,6 +272,7 @@ def batch(letter_ids: list[int], *, url: str, redis_url: str, concurrency: int) 
     finally:
         worker.terminate()
         worker.wait(timeout=30)
+    shutil.rmtree(folder, ignore_errors=True)  # kept after an error: the worker's log is there
     return elapsed, failed
 
 
@@ -285,7 +287,15 @@ def main() -> None:
 
     ensure_database(args.database_url)
     os.environ["CELERY_BROKER_URL"] = args.redis_url  # this process sends the batch's tasks there
-    os.environ["MEDIA_ROOT"] = tempfile.mkdtemp(prefix="letterbench-media-")
+    media_root = tempfile.mkdtemp(prefix="letterbench-media-")
+    os.environ["MEDIA_ROOT"] = media_root
+    try:
+        measure(args)
+    finally:
+        shutil.rmtree(media_root, ignore_errors=True)
+
+
+def measure(args) -> None:
     setup_django(args.database_url)
     print(f"Load: {load_average()}")
     letter_ids = make_letters(args.letters)
