@@ -124,3 +124,13 @@ def stop_process_group(process: subprocess.Popen) -> None:
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait(timeout=10)
+
+
+def continue_member_factory() -> None:
+    """The test factories' MemberFactory numbers cards (and SA IDs) from the same start in every
+    process: a second run of a bench that makes members with it (payout_race.py, letters.py) on
+    the same database continues after the members there instead of failing on a card number."""
+    from members.models import Member
+    from members.tests.factories import MemberFactory
+
+    MemberFactory.reset_sequence(Member.objects.count())

@@ -41,6 +41,7 @@ nothing here asserts a time).
 import argparse
 import datetime as dt
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -52,7 +53,7 @@ from pathlib import Path
 from unittest import mock
 
 import psycopg
-from drawbench import ROOT, load_average, migrate, percentile, setup_django
+from drawbench import ROOT, continue_member_factory, load_average, migrate, percentile, setup_django
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/promodesk_letterbench"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/13"
@@ -101,6 +102,7 @@ def make_letters(wanted: int) -> list[int]:
     from promotions.tests.factories import make_series
 
     ensure_reference_data()
+    continue_member_factory()
     desk = Actor.system("bench")
     draws = -(-(wanted - len(have)) // WINNERS_PER_DRAW)
     print(f"Making {wanted - len(have)} letters: {draws} draws of {WINNERS_PER_DRAW} winners ...", flush=True)
@@ -269,9 +271,13 @@ def batch(letter_ids: list[int], *, url: str, redis_url: str, concurrency: int, 
         began = time.perf_counter()
         for letter_id in letter_ids:
             letter_render.delay(letter_id)
+        # A lost task would otherwise keep the bench (and make test's smoke run) waiting for ever.
+        deadline = began + 60 + 10 * len(letter_ids)
         while letters.filter(render_state__in=(RenderState.PENDING, RenderState.RENDERING)).exists():
             if any(worker.poll() is not None for worker in started):
                 raise SystemExit(f"A worker exited: see {folder}/worker-*.log")
+            if time.perf_counter() > deadline:
+                raise SystemExit(f"Letters not all ready after {deadline - began:.0f} s: see {folder}/worker-*.log")
             time.sleep(0.05)
         elapsed = time.perf_counter() - began
         failed = letters.filter(render_state=RenderState.FAILED).count()
@@ -280,6 +286,7 @@ def batch(letter_ids: list[int], *, url: str, redis_url: str, concurrency: int, 
             worker.terminate()
         for worker in started:
             worker.wait(timeout=30)
+    shutil.rmtree(folder, ignore_errors=True)  # kept after an error: the worker's log is there
     return elapsed, failed
 
 
@@ -299,7 +306,15 @@ def main() -> None:
 
     ensure_database(args.database_url)
     os.environ["CELERY_BROKER_URL"] = args.redis_url  # this process sends the batch's tasks there
-    os.environ["MEDIA_ROOT"] = tempfile.mkdtemp(prefix="letterbench-media-")
+    media_root = tempfile.mkdtemp(prefix="letterbench-media-")
+    os.environ["MEDIA_ROOT"] = media_root
+    try:
+        measure(args)
+    finally:
+        shutil.rmtree(media_root, ignore_errors=True)
+
+
+def measure(args) -> None:
     setup_django(args.database_url)
     print(f"Load: {load_average()}")
     letter_ids = make_letters(args.letters)

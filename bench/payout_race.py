@@ -35,7 +35,16 @@ import urllib.parse
 from collections import Counter
 from pathlib import Path
 
-from drawbench import ROOT, create_database, load_average, migrate, percentile, setup_django, stop_process_group
+from drawbench import (
+    ROOT,
+    continue_member_factory,
+    create_database,
+    load_average,
+    migrate,
+    percentile,
+    setup_django,
+    stop_process_group,
+)
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/promodesk_payoutbench"
 
@@ -66,6 +75,7 @@ def prepare_letter():
     from promotions.tests.factories import make_series
 
     ensure_reference_data()
+    continue_member_factory()
     yesterday = timezone.localtime() - dt.timedelta(days=1)
     at = yesterday.replace(hour=13, minute=0, second=0, microsecond=0)
     with time_machine.travel(at + dt.timedelta(minutes=1), tick=False):
@@ -133,6 +143,10 @@ class Gunicorn:
         gunicorn = Path(sys.executable).parent / "gunicorn"
         command = [str(gunicorn), "config.wsgi", "--bind", f"127.0.0.1:{self.port}"]
         command += ["--worker-class", "gthread", "--workers", str(workers), "--threads", str(threads)]
+        # Each cashier's connection, opened by its warm-up GET, must live through the wait at the
+        # barrier: on a loaded machine the others' warm-ups outlast gunicorn's 2 s keep-alive, and
+        # the POST then met a closed connection (17 of 50 BrokenPipeError in one run, load 11).
+        command += ["--keep-alive", "300"]
         self.log = open(self.log_path, "wb")  # noqa: SIM115 (closed in stop())
         self.process = subprocess.Popen(
             command, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True

@@ -30,7 +30,7 @@ from zoneinfo import ZoneInfo
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from drawbench import BENCH_RULE, bench_series, load_average, migrate, setup_django  # noqa: E402
+from drawbench import BENCH_RULE, bench_series, load_average, setup_django  # noqa: E402
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/promodesk_rapsbench"
 BEFORE = "2baa8e7"  # issue 13's starting point: qualification inside the locked section
@@ -193,8 +193,7 @@ def main() -> None:
         ],
         cwd=ROOT,
         check=True,
-    )
-    migrate(args.database_url)
+    )  # fill.py also creates and migrates the database
     setup_django(args.database_url)
     from django.db import connection
 

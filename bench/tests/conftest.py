@@ -1,0 +1,112 @@
+"""The benches at a tiny size in make test (issue 17, item 5): a renamed service breaks a test
+here, not the next measurement. No timing is ever asserted.
+
+    def test_the_bench_runs(run_bench):
+        result = run_bench("draw.py", "--activations", "100", db_name="promodesk_smoke_draw")
+        assert "canonical_entries" in result.stdout
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from urllib.parse import quote
+
+import psycopg
+import pytest
+from django.conf import settings
+from psycopg import sql
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def database_url(name: str) -> str:
+    """`name` on the suite's PostgreSQL server."""
+    db = settings.DATABASES["default"]
+    password = f":{quote(db['PASSWORD'], safe='')}" if db.get("PASSWORD") else ""
+    return f"postgres://{db['USER']}{password}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{name}"
+
+
+def drop_database(name: str) -> None:
+    with psycopg.connect(database_url("postgres"), autocommit=True) as conn:
+        # FORCE: a server the script left behind when it was killed must not keep the copy alive.
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+def suffixed(name: str) -> str:
+    """Two suites side by side (make test's clock runs, another checkout): a database each."""
+    return f"{name}_{os.environ['TEST_DATABASE_NAME']}" if os.environ.get("TEST_DATABASE_NAME") else name
+
+
+_template: list[str] = []
+
+
+def template_database() -> str:
+    """A database migrated once per session, which each smoke database is copied from: migrating
+    from nothing costs 20-50 s a script on the shared 2-CPU machine, the scripts' own migrate then
+    about half that. (Made from nothing each session: no bench database is needed.)"""
+    if not _template:
+        name = suffixed("promodesk_smoke_template")
+        drop_database(name)
+        with psycopg.connect(database_url("postgres"), autocommit=True) as conn:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        _template.append(name)
+        env = {**os.environ, "APP_ENV": "development", "DATABASE_URL": database_url(name)}
+        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+    return _template[0]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _drop_template():
+    yield
+    if _template:
+        drop_database(_template.pop())
+
+
+def run_bench(script: str, *args: str, db_name: str | None, timeout: float = 600) -> subprocess.CompletedProcess:
+    """`python bench/<script> <args> --database-url <db_name>` from the repository's root, on a
+    copy of the migrated template dropped afterwards; fails with the output unless it exits 0.
+    db_name=None for a script that makes its own server (pg_restart.py)."""
+    command = [sys.executable, f"bench/{script}", *args]
+    if db_name:
+        db_name = suffixed(db_name)
+        drop_database(db_name)
+        with psycopg.connect(database_url("postgres"), autocommit=True) as conn:
+            template = sql.Identifier(template_database())
+            conn.execute(sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(sql.Identifier(db_name), template))
+        command += ["--database-url", database_url(db_name)]
+    with tempfile.TemporaryDirectory(prefix="bench-smoke-") as var:
+        # VAR_DIR: the filesystem broker, cache and media of a development run stay out of var/.
+        process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env={**os.environ, "VAR_DIR": var},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
+        try:
+            output, _ = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            # SIGINT: the scripts' finally blocks stop the gunicorn, worker or cluster they started.
+            os.killpg(process.pid, signal.SIGINT)
+            try:
+                output, _ = process.communicate(timeout=60)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                output, _ = process.communicate()
+            output += f"\n[killed after {timeout:.0f} s]"
+        finally:
+            if db_name:
+                drop_database(db_name)
+    print(output)  # pytest shows it when the test fails
+    assert process.returncode == 0, f"bench/{script} exited with {process.returncode}:\n{output[-4000:]}"
+    return subprocess.CompletedProcess(command, process.returncode, output, "")
+
+
+@pytest.fixture(name="run_bench")
+def run_bench_fixture():
+    return run_bench
