@@ -11,6 +11,8 @@ import signal
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
@@ -65,18 +67,32 @@ def _drop_template():
         drop_database(_template.pop())
 
 
-def run_bench(script: str, *args: str, db_name: str | None, timeout: float = 600) -> subprocess.CompletedProcess:
-    """`python bench/<script> <args> --database-url <db_name>` from the repository's root, on a
-    copy of the migrated template dropped afterwards; fails with the output unless it exits 0.
-    db_name=None for a script that makes its own server (pg_restart.py)."""
-    command = [sys.executable, f"bench/{script}", *args]
-    if db_name:
-        db_name = suffixed(db_name)
+@contextmanager
+def smoke_database(db_name: str) -> Iterator[str]:
+    """The URL of a copy of the migrated template, dropped afterwards: for a test that runs more
+    than one script on the same data (fill.py, then the bench)."""
+    db_name = suffixed(db_name)
+    drop_database(db_name)
+    with psycopg.connect(database_url("postgres"), autocommit=True) as conn:
+        template = sql.Identifier(template_database())
+        conn.execute(sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(sql.Identifier(db_name), template))
+    try:
+        yield database_url(db_name)
+    finally:
         drop_database(db_name)
-        with psycopg.connect(database_url("postgres"), autocommit=True) as conn:
-            template = sql.Identifier(template_database())
-            conn.execute(sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(sql.Identifier(db_name), template))
-        command += ["--database-url", database_url(db_name)]
+
+
+def run_bench(
+    script: str, *args: str, db_name: str | None = None, url: str | None = None, timeout: float = 600
+) -> subprocess.CompletedProcess:
+    """`python bench/<script> <args> --database-url ...` from the repository's root; fails with
+    the output unless it exits 0. The database: `url` (from smoke_database), or a copy of the
+    migrated template named `db_name` dropped afterwards, or none for a script that makes its own
+    server (pg_restart.py)."""
+    if db_name:
+        with smoke_database(db_name) as copy:
+            return run_bench(script, *args, url=copy, timeout=timeout)
+    command = [sys.executable, f"bench/{script}", *args] + (["--database-url", url] if url else [])
     with tempfile.TemporaryDirectory(prefix="bench-smoke-") as var:
         # VAR_DIR: the filesystem broker, cache and media of a development run stay out of var/.
         process = subprocess.Popen(
@@ -99,9 +115,6 @@ def run_bench(script: str, *args: str, db_name: str | None, timeout: float = 600
                 os.killpg(process.pid, signal.SIGKILL)
                 output, _ = process.communicate()
             output += f"\n[killed after {timeout:.0f} s]"
-        finally:
-            if db_name:
-                drop_database(db_name)
     print(output)  # pytest shows it when the test fails
     assert process.returncode == 0, f"bench/{script} exited with {process.returncode}:\n{output[-4000:]}"
     return subprocess.CompletedProcess(command, process.returncode, output, "")
@@ -110,3 +123,8 @@ def run_bench(script: str, *args: str, db_name: str | None, timeout: float = 600
 @pytest.fixture(name="run_bench")
 def run_bench_fixture():
     return run_bench
+
+
+@pytest.fixture(name="smoke_database")
+def smoke_database_fixture():
+    return smoke_database
