@@ -10,6 +10,7 @@ exclusion, Refusal of Entry, connected person) at the draw's time.
 """
 
 import datetime as dt
+import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -215,27 +216,39 @@ def allocation_from_row(row) -> Allocation:
     return Allocation(member_id, points, earned, free, bonus, earned + free + bonus - tickets, tickets)
 
 
+# PostgreSQL settings for the statement over a whole draw (SET LOCAL; inside a caller's
+# transaction they last until that one ends). JIT off: the statement's estimated cost is far
+# above jit_above_cost, and compiling it took about a second (in each parallel worker), for a
+# plan bound by reading and hashing rows, not by evaluating expressions.
+WHOLE_DRAW_SETTINGS = {"jit": "off"}
+
+
 @contextmanager
 def _whole_draw_cursor() -> Iterator:
-    """A cursor for the statement over a whole draw: in a transaction, with JIT off for it (SET
-    LOCAL; inside a caller's transaction it lasts until that one ends). The statement's estimated
-    cost is far above jit_above_cost, and compiling it took about a second (in each parallel
-    worker), for a plan bound by reading and hashing rows, not by evaluating expressions."""
+    """A cursor in a transaction with WHOLE_DRAW_SETTINGS."""
     with transaction.atomic(), connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            cursor.execute("SET LOCAL jit = off")
+            for name, value in WHOLE_DRAW_SETTINGS.items():
+                cursor.execute("SELECT set_config(%s, %s, true)", [name, value])
         yield cursor
 
 
 def draw_allocations(draw: Draw, *, at: dt.datetime | None = None) -> list[Allocation]:
     """Every eligible member's allocation for the draw (members with no tickets included)."""
     sql, params = allocation_sql(draw, at=at or timezone.now())
-    with _whole_draw_cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
-    # Every column is an integer in SQL (BIGINT casts), so no int() per value: a draw has a
-    # million rows.
-    return [Allocation(m, p, e, f, b, e + f + b - t, t) for m, p, e, f, b, t in rows]
+    # A million rows: every column is already an integer (no int() per value), and the cyclic
+    # garbage collector waits while the tuples are made (they hold only integers; it would
+    # otherwise walk every one of them many times over for nothing).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        with _whole_draw_cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+        return [Allocation(m, p, e, f, b, e + f + b - t, t) for m, p, e, f, b, t in rows]
+    finally:
+        if collecting:
+            gc.enable()
 
 
 @dataclass(frozen=True)

@@ -65,11 +65,21 @@ def expected(rule: dict, member, rows, start: dt.datetime, end: dt.datetime, her
     code = member.tier.code
     if rule.get("equal_opportunity_tickets") is not None:
         tickets = rule["equal_opportunity_tickets"]
-        return {"points": sum(p for _, p in mine), "earned": 0, "free": tickets, "bonus": 0, "capped": 0, "tickets": tickets}
+        return {
+            "points": sum(p for _, p in mine),
+            "earned": 0,
+            "free": tickets,
+            "bonus": 0,
+            "capped": 0,
+            "tickets": tickets,
+        }
     points = sum(p for _, p in mine)
     per_ticket = rule.get("points_per_ticket_by_tier", {}).get(code, rule.get("points_per_ticket") or 0)
     earned = points // per_ticket if points >= rule.get("minimum_points", 0) and per_ticket > 0 else 0
-    free = {**rule.get("free_tickets_by_tier", {}), **rule.get("free_tickets_by_weekday", {}).get(str(AT.weekday()), {})}
+    free = {
+        **rule.get("free_tickets_by_tier", {}),
+        **rule.get("free_tickets_by_weekday", {}).get(str(AT.weekday()), {}),
+    }
     app = member.app_registered_on is not None and member.app_registered_on <= local_day(DRAW_AT)
     visits = len({local_day(at) for at, _ in mine})
     fifty = member.date_of_birth <= local_day(DRAW_AT).replace(year=local_day(DRAW_AT).year - 50)
@@ -82,7 +92,14 @@ def expected(rule: dict, member, rows, start: dt.datetime, end: dt.datetime, her
     total = earned + free.get(code, 0) + bonus
     cap = rule.get("cap_by_tier", {}).get(code, rule.get("cap"))
     tickets = min(total, cap) if cap is not None else total
-    return {"points": points, "earned": earned, "free": free.get(code, 0), "bonus": bonus, "capped": total - tickets, "tickets": tickets}
+    return {
+        "points": points,
+        "earned": earned,
+        "free": free.get(code, 0),
+        "bonus": bonus,
+        "capped": total - tickets,
+        "tickets": tickets,
+    }
 
 
 @pytest.mark.parametrize("rule_name", list(RULES))
@@ -115,9 +132,7 @@ def test_the_draw_one_member_and_the_rule_agree(reference_data, rule_name):
         members.append(member)
 
     whole = {a.member_id: a.as_dict() for a in draw_allocations(draw, at=AT)}
-    by_rule = {
-        m.pk: e for m in members if (e := expected(rule, m, rows_of[m.pk], start, end, grc.pk)) is not None
-    }
+    by_rule = {m.pk: e for m in members if (e := expected(rule, m, rows_of[m.pk], start, end, grc.pk)) is not None}
     assert whole == by_rule
     one_by_one = {}
     for m in members:
