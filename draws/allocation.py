@@ -103,7 +103,8 @@ def _tier_constants(rule: EarningRule, values, draw: Draw, tiers, at: dt.datetim
         )
         names = (f"tier{index}", f"ppt{index}", f"free{index}", f"cap{index}")
         rows.append("(" + ", ".join(f"CAST(%({name})s AS BIGINT)" for name in names) + ")")
-    return f"(VALUES {', '.join(rows)}) AS t (tier_id, ppt, free, cap)"
+    # A CTE with a column list, not `(VALUES ...) AS t (...)`, which SQLite (make run) cannot read.
+    return f"t (tier_id, ppt, free, cap) AS (VALUES {', '.join(rows)})"
 
 
 def _local_date(column: str) -> str:
@@ -194,14 +195,15 @@ def allocation_sql(draw: Draw, *, at: dt.datetime, member_id: int | None = None,
             FROM members_pointsentry p
             WHERE p.property_id = %(property)s AND p.earned_at >= %(start)s AND p.earned_at < %(end)s {one_member}
             GROUP BY p.member_id
-        )
+        ),
+        {tier_values}
         SELECT member_id, points, earned, free, bonus,
                CASE WHEN cap IS NOT NULL AND earned + free + bonus > cap THEN cap ELSE earned + free + bonus END
         FROM (
             SELECT m.id AS member_id, {points} AS points, ({earned}) AS earned, t.free AS free,
                    ({bonus}) AS bonus, {cap} AS cap
             FROM members_member m
-            JOIN {tier_values} ON t.tier_id = m.tier_id
+            JOIN t ON t.tier_id = m.tier_id
             LEFT JOIN pts ON pts.member_id = m.id
             WHERE (m.home_property_id = %(property)s OR pts.member_id IS NOT NULL)
               AND {eligible}
