@@ -290,6 +290,10 @@ def main() -> None:
         f" {in_period:,} of the {at_property:,} points rows at {draw.property.code} ({total:,} in all)"
     )
 
+    # The settings draws.allocation applies to its whole-draw statement (SET LOCAL), if any:
+    # the statement is timed as the project runs it.
+    project_settings = getattr(draws_allocation, "WHOLE_DRAW_SETTINGS", {})
+    print(f"draws.allocation's settings for the whole-draw statement (SET LOCAL): {project_settings or 'none'}")
     improved, improved_params, what_if_steps = what_if_sql(sql, params, rule)
     what_if_settings = WHAT_IF_SETTINGS
     big = {"work_mem": args.work_mem}
@@ -304,9 +308,9 @@ def main() -> None:
     variants = [
         Variant(bare, lambda: run(BARE_SQL, bare_params)),
         Variant("draw_allocations(draw)", draw_allocations_timed),
-        Variant("allocation statement, tuples only", lambda: run(sql, params)),
+        Variant("allocation statement, tuples only", lambda: run(sql, params, settings=project_settings)),
         Variant(bare_server, lambda: run(BARE_SQL, bare_params, mode="server")),
-        Variant("allocation statement [server]", lambda: run(sql, params, mode="server")),
+        Variant("allocation statement [server]", lambda: run(sql, params, settings=project_settings, mode="server")),
     ]
     if args.what_if:
         variants += [
@@ -475,7 +479,7 @@ def main() -> None:
     print("--- bare GROUP BY")
     print("\n".join(explain(BARE_SQL, bare_params)))
     print("--- draws.allocation.allocation_sql (the project's statement)")
-    print("\n".join(explain(sql, params)))
+    print("\n".join(explain(sql, params, jit_off=project_settings.get("jit") == "off")))
     if args.what_if:
         print("--- what-if variant (NOT the project's code; jit off)")
         print("\n".join(explain(improved, improved_params, jit_off=True)))

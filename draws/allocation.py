@@ -10,10 +10,14 @@ exclusion, Refusal of Entry, connected person) at the draw's time.
 """
 
 import datetime as dt
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 
 from draws.models import Draw
@@ -22,8 +26,10 @@ from members.models import Member
 from promotions.models import EarningRule, PeriodKind
 
 
-@dataclass(frozen=True)
-class Allocation:
+class Allocation(NamedTuple):
+    """One member's tickets. A NamedTuple (immutable, like the frozen dataclass it was) because
+    a draw builds one per member: about a third of a frozen dataclass's cost a row."""
+
     member_id: int
     points: int
     earned: int
@@ -71,18 +77,34 @@ def _years_before(day: dt.date, years: int) -> dt.date:
         return day.replace(year=day.year - years, day=28)
 
 
-def _by_tier(values: dict, default, params: dict, name: str, tier_ids: dict[str, int]) -> str:
-    """CASE expression picking a per-tier number by the member's tier id (no join with the
-    tier table), with the default for tiers not listed."""
-    params[name] = default
-    whens = []
-    for index, (code, value) in enumerate(sorted(values.items())):
-        if code in tier_ids:
-            params[f"{name}_t{index}"], params[f"{name}_v{index}"] = tier_ids[code], value
-            whens.append(f"WHEN %({name}_t{index})s THEN %({name}_v{index})s")
-    if not whens:
-        return f"CAST(%({name})s AS BIGINT)"
-    return f"CAST(CASE tier_id {' '.join(whens)} ELSE %({name})s END AS BIGINT)"
+def _tier_constants(rule: EarningRule, values, draw: Draw, tiers, at: dt.datetime, params: dict) -> str:
+    """A VALUES list of (tier id, points per ticket, free tickets, cap) for each eligible tier:
+    the member's row joins its tier's numbers once, instead of a CASE chain per number and row.
+    Only eligible tiers are listed, so the join also keeps out every other tier."""
+    codes = {t.code: t.pk for t in tiers}
+    if rule.equal_opportunity_tickets is not None:
+        per_ticket, free, caps, default_cap = {}, {}, {}, None
+        default_free, default_ppt = rule.equal_opportunity_tickets, 0
+    else:
+        default_ppt = draw.points_per_ticket or rule.points_per_ticket or 0
+        per_ticket = {} if draw.points_per_ticket else values.points_per_ticket_by_tier
+        free, default_free = values.free_tickets_on(timezone.localtime(at).weekday()), 0
+        caps, default_cap = values.cap_by_tier, rule.cap
+    rows = []
+    # Tier id 0 matches no member: a series with no eligible tier allocates to no one.
+    for index, (code, tier_id) in enumerate(sorted(codes.items()) or [("", 0)]):
+        params.update(
+            {
+                f"tier{index}": tier_id,
+                f"ppt{index}": per_ticket.get(code, default_ppt),
+                f"free{index}": free.get(code, default_free),
+                f"cap{index}": caps.get(code, default_cap),
+            }
+        )
+        names = (f"tier{index}", f"ppt{index}", f"free{index}", f"cap{index}")
+        rows.append("(" + ", ".join(f"CAST(%({name})s AS BIGINT)" for name in names) + ")")
+    # A CTE with a column list, not `(VALUES ...) AS t (...)`, which SQLite (make run) cannot read.
+    return f"t (tier_id, ppt, free, cap) AS (VALUES {', '.join(rows)})"
 
 
 def _local_date(column: str) -> str:
@@ -91,15 +113,34 @@ def _local_date(column: str) -> str:
     return f"date({column}, '+2 hours')"  # SQLite (make run): Johannesburg has no daylight saving
 
 
-def allocation_sql(draw: Draw, *, at: dt.datetime, member_id: int | None = None) -> tuple[str, dict]:
+def _visits(params: dict, start: dt.datetime, end: dt.datetime) -> tuple[str, str]:
+    """(aggregate columns, visits expression): the number of distinct local days with points.
+
+    COUNT(DISTINCT day) cannot be hashed: PostgreSQL would sort every points row of the period.
+    Instead each day of the period is one bit of a BIGINT bitmap (64 days a word), OR-ed per
+    member in the same hash aggregate as the SUM (combinable, so parallel workers share it), and
+    the days are the bits set."""
+    if connection.vendor != "postgresql":
+        return f"COUNT(DISTINCT {_local_date('p.earned_at')}) AS visits", "pts.visits"
+    first = timezone.localtime(start).date()
+    days = (timezone.localtime(end).date() - first).days + 1
+    params["first_day"] = first
+    day = f"({_local_date('p.earned_at')} - %(first_day)s)"
+    words = [
+        f"BIT_OR(CASE WHEN {day} / 64 = {word} THEN CAST(1 AS BIGINT) << MOD({day}, 64) END) AS days{word}"
+        for word in range((days + 63) // 64)
+    ]
+    counted = " + ".join(f"COALESCE(BIT_COUNT(CAST(pts.days{word} AS BIT(64))), 0)" for word in range(len(words)))
+    return ", ".join(words), f"({counted})"
+
+
+def allocation_sql(draw: Draw, *, at: dt.datetime, member_id: int | None = None, tiers=None) -> tuple[str, dict]:
     """The statement for the draw (or one member). Raises promotions.rules.RuleUnreadable when the
-    series' stored rule cannot be read, before any SQL is built from it."""
+    series' stored rule cannot be read, before any SQL is built from it. `tiers`: the series'
+    eligible tiers when the caller already has them (else read, or taken from a prefetch)."""
     rule: EarningRule = draw.series.rule
     values = rule.values()  # whole numbers within bounds, or RuleUnreadable naming the series
     day = timezone.localtime(draw.scheduled_at).date()
-    # Tiers that are not eligible never reach the CASEs, so the eligible ones name every tier needed.
-    codes = {t.code: t.pk for t in draw.series.eligible_tiers.all()}  # uses a prefetch when there is one
-    tier_ids = list(codes.values()) or [0]
     params: dict = {
         "tz": settings.TIME_ZONE,
         "property": draw.property_id,
@@ -111,67 +152,63 @@ def allocation_sql(draw: Draw, *, at: dt.datetime, member_id: int | None = None)
     eligible, eligible_params = eligible_sql("m", **eligibility_span(draw, at))
     params.update(eligible_params)
     period = earning_period(draw)
-    params["start"], params["end"] = period or (draw.scheduled_at, draw.scheduled_at)
-    tiers_in = ", ".join(f"%(tier{i})s" for i in range(len(tier_ids)))
-    params.update({f"tier{i}": tier_id for i, tier_id in enumerate(tier_ids)})
+    start, end = params["start"], params["end"] = period or (draw.scheduled_at, draw.scheduled_at)
+    if tiers is None:
+        tiers = draw.series.eligible_tiers.all()  # uses a prefetch when there is one
+    tier_values = _tier_constants(rule, values, draw, tiers, at, params)
     one_member = "AND p.member_id = %(member)s" if member_id else ""
     one_member_m = "AND m.id = %(member)s" if member_id else ""
 
-    # Distinct days cost a sort of every points row; count them only when the rule pays per
-    # visit ("active at the property" needs only some points, which COUNT(*) tells).
+    # Days with points are counted only when the rule pays per visit; "active at the property"
+    # needs only some points in the period, which is a row in pts (points are never zero).
     per_visit = rule.equal_opportunity_tickets is None and (rule.bonus_per_visit or rule.bonus_per_visit_app)
-    visits = f"COUNT(DISTINCT {_local_date('p.earned_at')})" if per_visit else "COUNT(*)"
+    visit_columns, visits = _visits(params, start, end) if per_visit else ("", "0")
+    points = "COALESCE(pts.points, 0)"
     if rule.equal_opportunity_tickets is not None:
-        params["equal"] = rule.equal_opportunity_tickets
-        earned, free, bonus, cap = "0", "%(equal)s", "0", "CAST(NULL AS BIGINT)"
+        earned, bonus, cap = "0", "0", "CAST(NULL AS BIGINT)"
     else:
-        per_ticket = draw.points_per_ticket or rule.points_per_ticket or 0
-        ppt = _by_tier(
-            values.points_per_ticket_by_tier if not draw.points_per_ticket else {}, per_ticket, params, "ppt", codes
-        )
-        params["minimum"] = rule.minimum_points
-        earned = f"CASE WHEN points >= %(minimum)s AND ({ppt}) > 0 THEN points / ({ppt}) ELSE 0 END"
-        free = _by_tier(values.free_tickets_on(timezone.localtime(at).weekday()), 0, params, "free", codes)
         params.update(
+            minimum=rule.minimum_points,
             bonus_app=rule.bonus_app_registered,
             bonus_50=rule.bonus_age_50_plus,
             bonus_active=rule.bonus_active_at_property,
             bonus_visit=rule.bonus_per_visit,
             bonus_visit_app=rule.bonus_per_visit_app,
         )
-        app = "(app_registered_on IS NOT NULL AND app_registered_on <= %(draw_day)s)"
+        earned = f"CASE WHEN {points} >= %(minimum)s AND t.ppt > 0 THEN {points} / t.ppt ELSE 0 END"
+        app = "(m.app_registered_on IS NOT NULL AND m.app_registered_on <= %(draw_day)s)"
         bonus = (
-            f"(CASE WHEN {app} THEN %(bonus_app)s ELSE 0 END"
-            " + CASE WHEN date_of_birth <= %(fifty_born_by)s THEN %(bonus_50)s ELSE 0 END"
-            " + CASE WHEN visits > 0 THEN %(bonus_active)s ELSE 0 END"
-            f" + visits * (%(bonus_visit)s + CASE WHEN {app} THEN %(bonus_visit_app)s ELSE 0 END))"
+            f"CASE WHEN {app} THEN %(bonus_app)s ELSE 0 END"
+            " + CASE WHEN m.date_of_birth <= %(fifty_born_by)s THEN %(bonus_50)s ELSE 0 END"
+            " + CASE WHEN pts.member_id IS NOT NULL THEN %(bonus_active)s ELSE 0 END"
         )
-        cap = _by_tier(values.cap_by_tier, rule.cap, params, "cap", codes)
+        if per_visit:
+            bonus += f" + {visits} * (%(bonus_visit)s + CASE WHEN {app} THEN %(bonus_visit_app)s ELSE 0 END)"
+        cap = "t.cap"
 
+    # MATERIALIZED: the per-member sums are computed once (in parallel, partial and finalize) and
+    # then joined. Inlined, PostgreSQL picks a parallel join whose inner side (not parallel-aware)
+    # recomputes the whole aggregate in the leader and in each worker.
     sql = f"""
-        WITH pts AS (
-            SELECT p.member_id, SUM(p.points) AS points, {visits} AS visits
+        WITH pts AS MATERIALIZED (
+            SELECT p.member_id, SUM(p.points) AS points{", " + visit_columns if visit_columns else ""}
             FROM members_pointsentry p
             WHERE p.property_id = %(property)s AND p.earned_at >= %(start)s AND p.earned_at < %(end)s {one_member}
             GROUP BY p.member_id
         ),
-        base AS (
-            SELECT m.id AS member_id, m.tier_id, COALESCE(pts.points, 0) AS points,
-                   COALESCE(pts.visits, 0) AS visits, m.app_registered_on, m.date_of_birth
-            FROM members_member m
-            LEFT JOIN pts ON pts.member_id = m.id
-            WHERE m.tier_id IN ({tiers_in})
-              AND (m.home_property_id = %(property)s OR pts.member_id IS NOT NULL)
-              AND {eligible}
-              {one_member_m}
-        ),
-        scored AS (
-            SELECT member_id, points, ({earned}) AS earned, ({free}) AS free, ({bonus}) AS bonus, ({cap}) AS cap
-            FROM base
-        )
+        {tier_values}
         SELECT member_id, points, earned, free, bonus,
                CASE WHEN cap IS NOT NULL AND earned + free + bonus > cap THEN cap ELSE earned + free + bonus END
-        FROM scored
+        FROM (
+            SELECT m.id AS member_id, {points} AS points, ({earned}) AS earned, t.free AS free,
+                   ({bonus}) AS bonus, {cap} AS cap
+            FROM members_member m
+            JOIN t ON t.tier_id = m.tier_id
+            LEFT JOIN pts ON pts.member_id = m.id
+            WHERE (m.home_property_id = %(property)s OR pts.member_id IS NOT NULL)
+              AND {eligible}
+              {one_member_m}
+        ) AS scored
     """  # noqa: S608 (only placeholders and fixed SQL are formatted in)
     return sql, params
 
@@ -181,12 +218,39 @@ def allocation_from_row(row) -> Allocation:
     return Allocation(member_id, points, earned, free, bonus, earned + free + bonus - tickets, tickets)
 
 
+# PostgreSQL settings for the statement over a whole draw (SET LOCAL; inside a caller's
+# transaction they last until that one ends). JIT off: the statement's estimated cost is far
+# above jit_above_cost, and compiling it took about a second (in each parallel worker), for a
+# plan bound by reading and hashing rows, not by evaluating expressions.
+WHOLE_DRAW_SETTINGS = {"jit": "off"}
+
+
+@contextmanager
+def _whole_draw_cursor() -> Iterator:
+    """A cursor in a transaction with WHOLE_DRAW_SETTINGS."""
+    with transaction.atomic(), connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            for name, value in WHOLE_DRAW_SETTINGS.items():
+                cursor.execute("SELECT set_config(%s, %s, true)", [name, value])
+        yield cursor
+
+
 def draw_allocations(draw: Draw, *, at: dt.datetime | None = None) -> list[Allocation]:
     """Every eligible member's allocation for the draw (members with no tickets included)."""
     sql, params = allocation_sql(draw, at=at or timezone.now())
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return [allocation_from_row(row) for row in cursor.fetchall()]
+    # A million rows: every column is already an integer (no int() per value), and the cyclic
+    # garbage collector waits while the tuples are made (they hold only integers; it would
+    # otherwise walk every one of them many times over for nothing).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        with _whole_draw_cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+        return [Allocation(m, p, e, f, b, e + f + b - t, t) for m, p, e, f, b, t in rows]
+    finally:
+        if collecting:
+            gc.enable()
 
 
 @dataclass(frozen=True)
@@ -212,12 +276,13 @@ def member_allocation(draw: Draw, member: Member, *, at: dt.datetime | None = No
     """One member's tickets for the draw, or the reasons they get none."""
     at = at or timezone.now()
     refusals = person_refusals_for_draw(draw, member, at=at)
-    eligible_tiers = {t.pk: t.name for t in draw.series.eligible_tiers.all()}
+    tiers = list(draw.series.eligible_tiers.all())  # read once, for the refusal and the statement
+    eligible_tiers = {t.pk: t.name for t in tiers}
     if member.tier_id not in eligible_tiers:
         refusals.append(f"This draw is for {', '.join(eligible_tiers.values())} members; this member is {member.tier}.")
     if refusals:
         return MemberDrawStanding(None, refusals)
-    sql, params = allocation_sql(draw, at=at, member_id=member.pk)
+    sql, params = allocation_sql(draw, at=at, member_id=member.pk, tiers=tiers)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
@@ -259,7 +324,7 @@ def allocation_overview(draw: Draw, *, at: dt.datetime, limit: int = 50) -> Allo
         ORDER BY tickets DESC, member_id
         LIMIT %(overview_limit)s
     """  # noqa: S608 (allocation_sql formats in only placeholders and fixed SQL)
-    with connection.cursor() as cursor:
+    with _whole_draw_cursor() as cursor:
         cursor.execute(overview_sql, params)
         rows = cursor.fetchall()
     if not rows:

@@ -19,7 +19,7 @@ def test_letters_bench_runs_at_a_tiny_size(run_bench):
         "(a) service (letter_render: claim, context, QR, render, store, audit): median",
         "(b) raw WeasyPrint, same HTML, fonts and sheets parsed once:",
         "(a) / (b), medians:",
-        "(2) 3 letters through one worker (1 processes)",
+        "(2) 3 letters through 1 worker(s) of 1 processes each",
         "letters/second (0 failed)",
     ):
         assert line in result.stdout

@@ -1,0 +1,147 @@
+"""The whole-draw statement, the one-member statement and the earning rule as written agree:
+for generated members (every tier, ages around 50, app registration around the draw day, homes
+here and elsewhere) and points (several a day, either side of local midnight, at other
+properties, before and after the earning period), under rules that use every part of the rule,
+draw_allocations(draw) gives each member exactly what member_allocation gives them and what the
+rule in EarningRule's words computes in Python (expected() below)."""
+
+import datetime as dt
+import random
+
+import pytest
+
+from draws.allocation import draw_allocations, earning_period, member_allocation
+from draws.tests.factories import make_draw
+from members.models import Property, Tier
+from members.tests.factories import MemberFactory, PointsEntryFactory
+from promotions.tests.factories import make_series
+
+pytestmark = pytest.mark.django_db
+
+SAST = dt.timezone(dt.timedelta(hours=2))
+DRAW_AT = dt.datetime(2025, 10, 16, 20, 0, tzinfo=SAST)  # a Thursday
+AT = DRAW_AT - dt.timedelta(hours=3)
+TIERS = ("TEN", "JACK", "QUEEN", "KING", "ACE")
+
+RULES = {
+    "by tier, minimum, caps, every bonus": {
+        "period_kind": "days_before",
+        "period_days": 10,
+        "points_per_ticket": 100,
+        "points_per_ticket_by_tier": {"KING": 50, "ACE": 0},
+        "minimum_points": 150,
+        "free_tickets_by_tier": {"JACK": 1, "QUEEN": 3},
+        "free_tickets_by_weekday": {"3": {"QUEEN": 7, "ACE": 2}},
+        "cap_by_tier": {"JACK": 4, "KING": 9},
+        "cap": 12,
+        "bonus_app_registered": 2,
+        "bonus_age_50_plus": 3,
+        "bonus_active_at_property": 1,
+    },
+    # 100 days: the distinct days fill more than one 64-day word of the visits bitmap.
+    "per visit over 100 days": {
+        "period_kind": "days_before",
+        "period_days": 100,
+        "points_per_ticket": 200,
+        "bonus_per_visit": 1,
+        "bonus_per_visit_app": 2,
+        "bonus_active_at_property": 5,
+        "cap_by_tier": {"TEN": 6},
+    },
+    "per visit, month to date": {"period_kind": "month_to_date", "points_per_ticket": 300, "bonus_per_visit": 2},
+    "equal opportunity": {"period_kind": "days_before", "period_days": 10, "equal_opportunity_tickets": 200},
+}
+
+
+def local_day(moment: dt.datetime) -> dt.date:
+    return moment.astimezone(SAST).date()
+
+
+def expected(rule: dict, member, rows, start: dt.datetime, end: dt.datetime, here: int) -> dict | None:
+    """The earning rule in Python, from EarningRule's docstring and fields."""
+    mine = [(at, points) for at, points, prop in rows if prop == here and start <= at < end]
+    if member.home_property_id != here and not mine:
+        return None
+    code = member.tier.code
+    if rule.get("equal_opportunity_tickets") is not None:
+        tickets = rule["equal_opportunity_tickets"]
+        return {
+            "points": sum(p for _, p in mine),
+            "earned": 0,
+            "free": tickets,
+            "bonus": 0,
+            "capped": 0,
+            "tickets": tickets,
+        }
+    points = sum(p for _, p in mine)
+    per_ticket = rule.get("points_per_ticket_by_tier", {}).get(code, rule.get("points_per_ticket") or 0)
+    earned = points // per_ticket if points >= rule.get("minimum_points", 0) and per_ticket > 0 else 0
+    free = {
+        **rule.get("free_tickets_by_tier", {}),
+        **rule.get("free_tickets_by_weekday", {}).get(str(AT.weekday()), {}),
+    }
+    app = member.app_registered_on is not None and member.app_registered_on <= local_day(DRAW_AT)
+    visits = len({local_day(at) for at, _ in mine})
+    fifty = member.date_of_birth <= local_day(DRAW_AT).replace(year=local_day(DRAW_AT).year - 50)
+    bonus = (
+        (rule.get("bonus_app_registered", 0) if app else 0)
+        + (rule.get("bonus_age_50_plus", 0) if fifty else 0)
+        + (rule.get("bonus_active_at_property", 0) if mine else 0)
+        + visits * (rule.get("bonus_per_visit", 0) + (rule.get("bonus_per_visit_app", 0) if app else 0))
+    )
+    total = earned + free.get(code, 0) + bonus
+    cap = rule.get("cap_by_tier", {}).get(code, rule.get("cap"))
+    tickets = min(total, cap) if cap is not None else total
+    return {
+        "points": points,
+        "earned": earned,
+        "free": free.get(code, 0),
+        "bonus": bonus,
+        "capped": total - tickets,
+        "tickets": tickets,
+    }
+
+
+@pytest.mark.parametrize("rule_name", list(RULES))
+def test_the_draw_one_member_and_the_rule_agree(reference_data, rule_name):
+    rule = RULES[rule_name]
+    draw = make_draw(make_series(**rule), DRAW_AT)
+    start, end = earning_period(draw)
+    grc, other = Property.objects.get(code="GRC"), Property.objects.get(code="GH")
+    tiers = {code: Tier.objects.get(code=code) for code in TIERS}
+    rng = random.Random(17)
+    rows_of = {}
+    members = []
+    for n in range(40):
+        member = MemberFactory(
+            tier=tiers[TIERS[n % len(TIERS)]],
+            home_property=grc if n % 3 else other,
+            date_of_birth=rng.choice([dt.date(1975, 10, 16), dt.date(1975, 10, 17), dt.date(1990, 5, 5)]),
+            app_registered_on=rng.choice([None, dt.date(2025, 1, 1), dt.date(2025, 10, 16), dt.date(2025, 10, 17)]),
+        )
+        rows = []
+        for _ in range(rng.choice([0, 1, 3, 8])):
+            # Anywhere from 110 days before the draw to an hour after it, often near local midnight.
+            at = DRAW_AT - dt.timedelta(days=rng.randint(-1, 110)) + dt.timedelta(hours=rng.choice([0, 2, 4]))
+            at = at.replace(hour=rng.choice([0, 1, 21, 22, 23]), minute=rng.choice([0, 59]))
+            prop = grc if rng.random() < 0.8 else other
+            points = rng.choice([1, 49, 100, 150, 333])
+            PointsEntryFactory(member=member, property=prop, points=points, earned_at=at)
+            rows.append((at, points, prop.pk))
+        rows_of[member.pk] = rows
+        members.append(member)
+
+    whole = {a.member_id: a.as_dict() for a in draw_allocations(draw, at=AT)}
+    by_rule = {m.pk: e for m in members if (e := expected(rule, m, rows_of[m.pk], start, end, grc.pk)) is not None}
+    assert whole == by_rule
+    one_by_one = {}
+    for m in members:
+        standing = member_allocation(draw, m, at=AT)
+        if standing.allocation:
+            one_by_one[m.pk] = standing.allocation.as_dict()
+    assert one_by_one == whole
+    # The population exercises the rule: some members left out, some capped, some with visits.
+    assert 0 < len(whole) < len(members)
+    assert any(a["tickets"] > 0 for a in whole.values())
+    if "cap" in rule or "cap_by_tier" in rule:
+        assert any(a["capped"] > 0 for a in whole.values())
