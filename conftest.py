@@ -9,8 +9,9 @@ from core.roles import AUDITOR, CASH_DESK, PROMOTIONS_MANAGER, REWARDS_DESK
 from members.demo import PROPERTIES as DEMO_PROPERTY_NAMES
 from members.tests.factories import UserFactory
 
-# `--clock=HH:MM` runs the session at that Johannesburg wall time (see testing/clock.py).
-pytest_plugins = ["testing.clock"]
+# `--clock=HH:MM` runs the session at that Johannesburg wall time (see testing/clock.py); a
+# transactional test's tables are emptied with DELETE rather than TRUNCATE (testing/flush.py).
+pytest_plugins = ["testing.clock", "testing.flush"]
 
 ROLES = [REWARDS_DESK, PROMOTIONS_MANAGER, CASH_DESK, AUDITOR]
 DEMO_PROPERTIES = [code for code, _ in DEMO_PROPERTY_NAMES]  # GRC first
