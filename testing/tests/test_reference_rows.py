@@ -31,11 +31,18 @@ def test_with_the_rows_there_it_returns_them_and_changes_nothing():
 
 
 @pytest.mark.django_db
-def test_a_renamed_property_or_a_missing_tier_is_put_back_as_ensure_reference_data_does():
+def test_a_renamed_property_is_named_back_as_ensure_reference_data_does():
     ensure_reference_data()
     Property.objects.filter(code="GH").update(name="Renamed")
-    Tier.objects.filter(code="ACE").delete()
-    properties, tiers = reference_rows()
+    properties, _ = reference_rows()
     assert [(p.code, p.name) for p in properties][1] == ("GH", "Golden Horse")
+    assert Property.objects.get(code="GH").name == "Golden Horse"
+
+
+@pytest.mark.django_db
+def test_a_missing_tier_is_put_back_as_ensure_reference_data_does():
+    ensure_reference_data()
+    Tier.objects.filter(code="ACE").delete()
+    _, tiers = reference_rows()
     assert [(t.code, t.rank) for t in tiers][-1] == ("ACE", 5)
-    assert Property.objects.get(code="GH").name == "Golden Horse" and Tier.objects.filter(code="ACE").exists()
+    assert Tier.objects.filter(code="ACE").exists()
