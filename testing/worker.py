@@ -4,8 +4,7 @@
 Redis database 14 (TEST_REDIS_URL; 15 in the second pytest-xdist process), pointed at the
 pytest-django test database, and switches this process (the broker the tasks are sent to, the
 cache the import progress goes through, MEDIA_ROOT) to the same places for the duration of one
-test. Tests that use it need committed data, so
-the fixture pulls in `transactional_db`.
+test. Tests that use it need committed data, so the fixture pulls in `transactional_db`.
 
     from testing.worker import celery_worker_fixture, celery_worker_process_fixture  # noqa: F401
 
