@@ -9,18 +9,45 @@ from core.roles import AUDITOR, CASH_DESK, PROMOTIONS_MANAGER, REWARDS_DESK
 from members.demo import PROPERTIES as DEMO_PROPERTY_NAMES
 from members.tests.factories import UserFactory
 
-# `--clock=HH:MM` runs the session at that Johannesburg wall time (see testing/clock.py).
-pytest_plugins = ["testing.clock"]
+# `--clock=HH:MM` runs the session at that Johannesburg wall time (see testing/clock.py); a
+# transactional test's tables are emptied with DELETE rather than TRUNCATE (testing/flush.py).
+pytest_plugins = ["testing.clock", "testing.flush"]
 
 ROLES = [REWARDS_DESK, PROMOTIONS_MANAGER, CASH_DESK, AUDITOR]
 DEMO_PROPERTIES = [code for code, _ in DEMO_PROPERTY_NAMES]  # GRC first
 
 
+def reference_rows():
+    """What members.demo.ensure_reference_data() leaves (the four properties, the five tiers), in
+    two SELECTs when the rows are there as it would leave them, or two INSERTs into empty tables:
+    a test asks for them in a fixture and again for each user it makes, and the ~40 statements of
+    its update_or_create calls were a fifth of a typical test's time. Anything else (some rows
+    there, a name changed) goes through ensure_reference_data() itself."""
+    from members.demo import PROPERTIES, TIERS, ensure_reference_data
+    from members.models import Property, Tier
+
+    wanted_tiers = [(code, name, rank) for rank, (code, name) in enumerate(TIERS, start=1)]
+    by_code = {p.code: p for p in Property.objects.all()}
+    tiers_by_code = {t.code: t for t in Tier.objects.all()}
+    if not by_code and not tiers_by_code:
+        properties = Property.objects.bulk_create([Property(code=code, name=name) for code, name in PROPERTIES])
+        tiers = Tier.objects.bulk_create([Tier(code=c, name=n, rank=r) for c, n, r in wanted_tiers])
+        return properties, tiers
+    properties = [by_code.get(code) for code, _ in PROPERTIES]
+    tiers = [tiers_by_code.get(code) for code, _, _ in wanted_tiers]
+    if (
+        all(properties)
+        and all(tiers)
+        and [(p.code, p.name) for p in properties] == list(PROPERTIES)
+        and [(t.code, t.name, t.rank) for t in tiers] == wanted_tiers
+    ):
+        return properties, tiers
+    return ensure_reference_data()
+
+
 @pytest.fixture
 def reference_data(db):
-    from members.demo import ensure_reference_data
-
-    properties, tiers = ensure_reference_data()
+    properties, tiers = reference_rows()
     return {"properties": {p.code: p for p in properties}, "tiers": {t.code: t for t in tiers}}
 
 
@@ -46,10 +73,9 @@ def make_user(role: str | None, *, properties=EVERY_PROPERTY, **kwargs):
 def give_properties(user, codes) -> None:
     """Give `user` a staff profile at the properties `codes` (the first the home), unaudited:
     a fixture, not a change anyone made."""
-    from members.demo import ensure_reference_data
     from members.models import StaffProfile
 
-    by_code = {p.code: p for p in ensure_reference_data()[0]}
+    by_code = {p.code: p for p in reference_rows()[0]}
     chosen = [by_code[code] for code in codes]
     profile, _ = StaffProfile.objects.update_or_create(user=user, defaults={"home_property": chosen[0]})
     profile.other_properties.set(chosen[1:])

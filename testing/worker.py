@@ -1,10 +1,10 @@
 """A real Celery worker for integration tests.
 
 `celery_worker` starts `celery -A config worker` in a subprocess (once per test module) on
-Redis database 14, pointed at the pytest-django test database, and switches this process
-(the broker the tasks are sent to, the cache the import progress goes through, MEDIA_ROOT)
-to the same places for the duration of one test. Tests that use it need committed data, so
-the fixture pulls in `transactional_db`.
+Redis database 14 (TEST_REDIS_URL; 15 in the second pytest-xdist process), pointed at the
+pytest-django test database, and switches this process (the broker the tasks are sent to, the
+cache the import progress goes through, MEDIA_ROOT) to the same places for the duration of one
+test. Tests that use it need committed data, so the fixture pulls in `transactional_db`.
 
     from testing.worker import celery_worker_fixture, celery_worker_process_fixture  # noqa: F401
 
@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit, urlunsplit
 
 import pytest
 import redis
@@ -42,8 +42,22 @@ from django.test import override_settings
 
 from config.celery import app as celery_app
 
+
+def redis_url_of_this_process(base: str, xdist_worker: str | None) -> str:
+    """The Redis database this pytest process may flush: `base` itself, or under pytest-xdist
+    (`make test` runs the suite in two processes, gw0 and gw1) base's database number plus the
+    worker's, so one process's flush never empties the queue another's worker is reading."""
+    if not xdist_worker or not xdist_worker.startswith("gw"):
+        return base
+    parts = urlsplit(base)
+    database = int(parts.path.strip("/") or 0) + int(xdist_worker[2:])
+    return urlunsplit(parts._replace(path=f"/{database}"))
+
+
 # TEST_REDIS_URL lets two suites run side by side on one machine (the fixture flushes its db).
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/14")
+REDIS_URL = redis_url_of_this_process(
+    os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/14"), os.environ.get("PYTEST_XDIST_WORKER")
+)
 START_TIMEOUT = 30.0
 STOP_TIMEOUT = 10.0
 WAIT_TIMEOUT = 20.0
@@ -229,7 +243,7 @@ def worker_start(
 
 @pytest.fixture(scope="module", name="celery_worker_process")
 def celery_worker_process_fixture(django_db_setup, tmp_path_factory) -> Iterator[Worker]:
-    """One `celery -A config worker` per test module, on the test database and Redis db 14."""
+    """One `celery -A config worker` per test module, on the test database and REDIS_URL."""
     redis.Redis.from_url(REDIS_URL).flushdb()
     folder = tmp_path_factory.mktemp("celery-worker")
     media_root = folder / "media"
