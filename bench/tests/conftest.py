@@ -120,11 +120,11 @@ def run_bench(
     return subprocess.CompletedProcess(command, process.returncode, output, "")
 
 
-@pytest.fixture(name="run_bench")
+@pytest.fixture(name="run_bench", scope="session")
 def run_bench_fixture():
     return run_bench
 
 
-@pytest.fixture(name="smoke_database")
+@pytest.fixture(name="smoke_database", scope="session")
 def smoke_database_fixture():
     return smoke_database
