@@ -90,26 +90,14 @@ def phone(rng: random.Random) -> str:
 
 def write_file(path: Path, rows: int, taken_ids: set[str], tiers: list[str], properties: list[str]) -> list[str]:
     """The members file; returns its card numbers (to delete the members afterwards)."""
+    from members.imports import MEMBER_COLUMNS
+
     rng = random.Random(2026)
     today = dt.date.today()
     cards, used = [], set(taken_ids)
     with path.open("w", newline="", encoding="utf-8") as handle:
         out = csv.writer(handle)
-        out.writerow(
-            [
-                "card_number",
-                "first_name",
-                "last_name",
-                "id_type",
-                "id_number",
-                "date_of_birth",
-                "tier",
-                "property",
-                "phone",
-                "email",
-                "app_registered_on",
-            ]
-        )
+        out.writerow(MEMBER_COLUMNS)  # the import's own header
         for index in range(rows):
             body = str(CARD_BASE + index)
             card = body + luhn_digit(body)
