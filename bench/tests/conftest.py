@@ -38,8 +38,11 @@ def drop_database(name: str) -> None:
 
 
 def suffixed(name: str) -> str:
-    """Two suites side by side (make test's clock runs, another checkout): a database each."""
-    return f"{name}_{os.environ['TEST_DATABASE_NAME']}" if os.environ.get("TEST_DATABASE_NAME") else name
+    """Two suites side by side (make test's clock runs, another checkout, xdist's processes): a database each."""
+    # pytest-xdist: each process has its own session, so its own template (dropped at its end).
+    for suffix in (os.environ.get("TEST_DATABASE_NAME"), os.environ.get("PYTEST_XDIST_WORKER")):
+        name = f"{name}_{suffix}" if suffix else name
+    return name
 
 
 _template: list[str] = []
