@@ -172,6 +172,13 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # (QuerySet.iterator(), declared WITH HOLD outside a transaction) would be fetched on another
 # server connection, where it does not exist. On: plain cursors, each result held in the process.
 DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = env_bool("DB_DISABLE_SERVER_SIDE_CURSORS", False)
+# The activation's hot statements are prepared on the server (core.prepared). psycopg prepares
+# only on a connection with a prepare threshold, and only in core.prepared's cursors: Django's
+# own cursors bind on the client and never prepare, so a very high threshold changes nothing else.
+# Off (0) behind a pooler that cannot keep prepared statements (docs/scaling.md).
+DB_PREPARED_STATEMENTS = env_bool("DB_PREPARED_STATEMENTS", True)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DB_PREPARED_STATEMENTS:
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 2**31 - 1
 if env_str("TEST_DATABASE_NAME"):  # two test runs side by side (make test's clock runs), each its own
     DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME")}
 elif TESTING:  # whatever DATABASE_URL names (postgres by default): not test_postgres

@@ -104,6 +104,7 @@ def load_draw(draw_id: int) -> Draw | None:
         # The tiers came in a second statement: they must be those the fingerprint names.
         tiers = ",".join(str(t.pk) for t in sorted(draw.series.eligible_tiers.all(), key=lambda t: t.pk))
         if draw.rule_fingerprint.rsplit("|", 1)[1] == tiers:
+            draw.allocation_sql_memo = {}  # draws.allocation.allocation_sql: this copy never changes
             return draw
     return draw  # changing under us three times running: the lock's re-check refuses if it matters
 

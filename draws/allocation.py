@@ -20,8 +20,9 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from core.prepared import prepared_cursor
 from draws.models import Draw
-from members.eligibility import eligible_sql, person_refusals
+from members.eligibility import eligible_params, eligible_sql, person_refusals
 from members.models import Member
 from promotions.models import EarningRule, PeriodKind
 
@@ -137,7 +138,23 @@ def _visits(params: dict, start: dt.datetime, end: dt.datetime) -> tuple[str, st
 def allocation_sql(draw: Draw, *, at: dt.datetime, member_id: int | None = None, tiers=None) -> tuple[str, dict]:
     """The statement for the draw (or one member). Raises promotions.rules.RuleUnreadable when the
     series' stored rule cannot be read, before any SQL is built from it. `tiers`: the series'
-    eligible tiers when the caller already has them (else read, or taken from a prefetch)."""
+    eligible tiers when the caller already has them (else read, or taken from a prefetch).
+
+    A draw from draws.activation_cache (never changed once loaded) keeps what it built in its
+    `allocation_sql_memo`: the statement depends on `at` only through the weekday's free tickets
+    and the eligibility span's start, which is set again on each call."""
+    memo = getattr(draw, "allocation_sql_memo", None)
+    if memo is None:
+        return _allocation_sql(draw, at=at, member_id=member_id, tiers=tiers)
+    tier_ids = tuple(t.pk for t in tiers) if tiers is not None else None
+    key = (member_id is not None, timezone.localtime(at).weekday(), tier_ids)
+    if key not in memo:
+        memo[key] = _allocation_sql(draw, at=at, member_id=member_id, tiers=tiers)
+    sql, params = memo[key]
+    return sql, {**params, **eligible_params(**eligibility_span(draw, at)), "member": member_id}
+
+
+def _allocation_sql(draw: Draw, *, at: dt.datetime, member_id: int | None, tiers) -> tuple[str, dict]:
     rule: EarningRule = draw.series.rule
     values = rule.values()  # whole numbers within bounds, or RuleUnreadable naming the series
     day = timezone.localtime(draw.scheduled_at).date()
@@ -265,17 +282,27 @@ class MemberDrawStanding:
         return self.allocation.tickets if self.allocation else 0
 
 
-def person_refusals_for_draw(draw: Draw, member: Member, *, at: dt.datetime) -> list[str]:
+def person_refusals_for_draw(
+    draw: Draw, member: Member, *, at: dt.datetime, check_exclusions: bool = True
+) -> list[str]:
     """Why this person may not take part in the draw, asked at `at`: the same rule as the
     allocation statement's (excluded at any moment from `at` until the draw, under 18 on the
-    draw day), in words for the desk."""
-    return person_refusals(id_number=member.id_number, date_of_birth=member.date_of_birth, **eligibility_span(draw, at))
+    draw day), in words for the desk. `check_exclusions`: see person_standing."""
+    return person_refusals(
+        id_number=member.id_number,
+        date_of_birth=member.date_of_birth,
+        check_exclusions=check_exclusions,
+        **eligibility_span(draw, at),
+    )
 
 
-def member_allocation(draw: Draw, member: Member, *, at: dt.datetime | None = None) -> MemberDrawStanding:
-    """One member's tickets for the draw, or the reasons they get none."""
+def member_allocation(
+    draw: Draw, member: Member, *, at: dt.datetime | None = None, check_exclusions: bool = True
+) -> MemberDrawStanding:
+    """One member's tickets for the draw, or the reasons they get none. `check_exclusions`: see
+    person_standing (activation asks in its first statement)."""
     at = at or timezone.now()
-    refusals = person_refusals_for_draw(draw, member, at=at)
+    refusals = person_refusals_for_draw(draw, member, at=at, check_exclusions=check_exclusions)
     tiers = list(draw.series.eligible_tiers.all())  # read once, for the refusal and the statement
     eligible_tiers = {t.pk: t.name for t in tiers}
     if member.tier_id not in eligible_tiers:
@@ -283,7 +310,7 @@ def member_allocation(draw: Draw, member: Member, *, at: dt.datetime | None = No
     if refusals:
         return MemberDrawStanding(None, refusals)
     sql, params = allocation_sql(draw, at=at, member_id=member.pk, tiers=tiers)
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:  # the same statement for every member of the draw
         cursor.execute(sql, params)
         row = cursor.fetchone()
     if row is None:

@@ -1,11 +1,13 @@
 import datetime as dt
 
-from django.db import connection, models
+from django.db import models
 
 from core.errors import DomainError
+from core.prepared import prepared_cursor
 from draws import activation_cache
 from draws.allocation import Allocation, AllocationOverview, AllocationRow, MemberDrawStanding, member_allocation
 from draws.models import Activation, DeviceToken, Draw, DrawQuerySet, DrawStanding, DrawStatus
+from members.eligibility import exclusion_possible_sql
 from members.models import Member, Property
 from promotions.models import PromotionStatus
 
@@ -30,18 +32,19 @@ def _with_standings(member: Member, draws: list[Draw], now: dt.datetime) -> list
     return [(draw, _standing(draw, member, now), activations.get(draw.pk)) for draw in draws]
 
 
-def _standing(draw: Draw, member: Member, now: dt.datetime) -> MemberDrawStanding:
+def _standing(draw: Draw, member: Member, now: dt.datetime, *, check_exclusions: bool = True) -> MemberDrawStanding:
     """One draw's standing; a draw whose rule cannot be read says so in its own row instead of
     taking the member's other draws (or the kiosk's whole list) down with it."""
     try:
-        return member_allocation(draw, member, at=now)
+        return member_allocation(draw, member, at=now, check_exclusions=check_exclusions)
     except DomainError as error:
         return MemberDrawStanding(None, [error.message])
 
 
 def member_open_draws(member: Member, prop: Property, now: dt.datetime, *, device=None) -> list[Standing]:
     """Draws at `prop` accepting tickets now (what an eHost at `prop` offers): their ids,
-    versions and the member's activations in one statement, each draw from this worker's copy
+    versions and the member's activations in one statement (with whether an exclusion may bar
+    the member, so the register is read again only then), each draw from this worker's copy
     (draws.activation_cache), then the member's allocation for each. With `device`, raises
     DeviceRevoked when its token is no longer active (asked in the same statement)."""
     open_now = Draw.objects.accepting_tickets_at(now).filter(property=prop).order_by().values("pk")
@@ -49,7 +52,8 @@ def member_open_draws(member: Member, prop: Property, now: dt.datetime, *, devic
     fields = ["id", "channel", "first_serial", "last_serial", "tickets", "receipt_number", "activated_at"]
     sql = f"""
         SELECT d.id, {activation_cache.draw_version_sql("d.id")}, {", ".join(f"a.{f}" for f in fields)},
-               (SELECT t.is_active FROM {DeviceToken._meta.db_table} t WHERE t.id = %s)
+               (SELECT {exclusion_possible_sql("m", "%s")} FROM {Member._meta.db_table} m WHERE m.id = %s),
+               (SELECT t.is_active FROM {DeviceToken._meta.db_table} t WHERE t.id = %s::bigint)
         FROM (SELECT 1) one
         LEFT JOIN {Draw._meta.db_table} d ON d.id IN ({open_sql})
         LEFT JOIN LATERAL (
@@ -58,14 +62,14 @@ def member_open_draws(member: Member, prop: Property, now: dt.datetime, *, devic
         ) a ON TRUE
         ORDER BY d.scheduled_at, d.id
     """  # noqa: S608 (table names from the models; the open draws' SQL is the ORM's, every value a parameter)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [device.pk if device else None, *open_params, member.pk])
+    with prepared_cursor() as cursor:
+        cursor.execute(sql, [now, member.pk, device.pk if device else None, *open_params, member.pk])
         rows = cursor.fetchall()
     if device is not None and not rows[0][-1]:
         activation_cache.forget_device(device)
         raise activation_cache.DeviceRevoked()
     standings = []
-    for draw_id, version, *activated, _active in rows:
+    for draw_id, version, *activated, may_be_excluded, _active in rows:
         draw = activation_cache.cached_draw(draw_id, version) if draw_id else None
         if draw is None:  # no open draw (the one row of the device's answer), or gone since
             continue
@@ -73,7 +77,8 @@ def member_open_draws(member: Member, prop: Property, now: dt.datetime, *, devic
         if activated[0] is not None:
             activation = Activation.from_db("default", fields, activated)
             activation.draw, activation.member = draw, member
-        standings.append((draw, _standing(draw, member, now), activation))
+        check_exclusions = may_be_excluded or now > draw.scheduled_at
+        standings.append((draw, _standing(draw, member, now, check_exclusions=check_exclusions), activation))
     return standings
 
 

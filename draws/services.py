@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone
 
@@ -17,12 +17,14 @@ from core.audit import Actor, audit_log
 from core.errors import DomainError
 from core.formats import local_datetime
 from core.models import AuditEvent
+from core.prepared import prepared_cursor
 from core.queueing import enqueue
 from core.swipe import mask_swipes_in
 from draws import activation_cache, entry_sources, registers
 from draws.allocation import MemberDrawStanding, allocation_overview, member_allocation
 from draws.models import Activation, Channel, DeviceKind, DeviceToken, Draw, DrawStanding, DrawStatus, TicketWindow
 from draws.seeding import seed_commit
+from members.eligibility import exclusion_possible_sql
 from members.models import ImportJob, ImportKind, ImportStatus, Member, Property, Tier
 from members.staff import check_staff_property
 from promotions.models import DrawMethod, DrawSeries, Promotion, PromotionStatus
@@ -303,7 +305,7 @@ def activation_create(
     and its audit event, then COMMIT.
     """
     now = now or timezone.now()
-    look = _first_look(card_number, draw_id, device)
+    look = _first_look(card_number, draw_id, device, now)
     if look is None:
         raise DomainError(f"No member has card number {card_number}.", code="unknown_card")
     member = look.member
@@ -315,7 +317,9 @@ def activation_create(
     check_staff_property(actor, draw.property, what="tickets", done="activated")
     rule_before = _rule_fingerprint(draw)
     _check_can_activate(draw, member, channel, device, now, look=look)  # the cheap checks before the allocation
-    standing = member_allocation(draw, member, at=now)
+    # The first look asked whether any exclusion of the member's number is in force from now on.
+    check_exclusions = look.may_be_excluded or now > draw.scheduled_at
+    standing = member_allocation(draw, member, at=now, check_exclusions=check_exclusions)
     refusal = _standing_refusal(member, standing)
     if refusal:
         raise refusal
@@ -345,11 +349,13 @@ class _FirstLook:
     draw_version: str | None  # None: no such draw
     is_proxy: bool
     existing: tuple | None  # (tickets, activated_at, receipt_number) of the member's activation
+    may_be_excluded: bool  # an exclusion of the member's number is in force now or later
 
 
-def _first_look(card_number: str, draw_id: int, device: DeviceToken | None) -> _FirstLook | None:
+def _first_look(card_number: str, draw_id: int, device: DeviceToken | None, now: dt.datetime) -> _FirstLook | None:
     """The member with their tier (None: no such card), the draw's version, and what the checks
-    before the allocation ask the database, in one statement. A device revoked since this worker
+    before the allocation ask the database (whether an exclusion may bar the member, so the
+    exclusion register is read again only then), in one statement. A device revoked since this worker
     read its token is refused here (401), as the token lookup would."""
     member_fields = list(Member._meta.concrete_fields)
     tier_fields = list(Tier._meta.concrete_fields)
@@ -357,8 +363,9 @@ def _first_look(card_number: str, draw_id: int, device: DeviceToken | None) -> _
     sql = f"""
         SELECT {", ".join(columns)},
                {activation_cache.draw_version_sql("%(draw)s")},
-               (SELECT d.is_active FROM {DeviceToken._meta.db_table} d WHERE d.id = %(device)s),
+               (SELECT d.is_active FROM {DeviceToken._meta.db_table} d WHERE d.id = %(device)s::bigint),
                {registers.proxy_of_sql("draw", "m")},
+               {exclusion_possible_sql("m", "%(now)s")},
                a.tickets, a.activated_at, a.receipt_number
         FROM {Member._meta.db_table} m
         JOIN {Tier._meta.db_table} t ON t.id = m.tier_id
@@ -368,9 +375,9 @@ def _first_look(card_number: str, draw_id: int, device: DeviceToken | None) -> _
         ORDER BY m.id, a.first_serial
         LIMIT 1
     """  # noqa: S608 (table and column names from the models, every value a parameter)
-    params = {"draw": draw_id, "device": device.pk if device else None, "card": card_number}
+    params = {"draw": draw_id, "device": device.pk if device else None, "card": card_number, "now": now}
     params["carried"] = Channel.CARRIED
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
     if row is None:
@@ -382,11 +389,12 @@ def _first_look(card_number: str, draw_id: int, device: DeviceToken | None) -> _
     member = Member.from_db("default", [f.attname for f in member_fields], row[:split])
     tier_end = split + len(tier_fields)
     member.tier = Tier.from_db("default", [f.attname for f in tier_fields], row[split:tier_end])
-    version, device_active, is_proxy, *existing = row[tier_end:]
+    version, device_active, is_proxy, may_be_excluded, *existing = row[tier_end:]
     if device is not None and not device_active:
         activation_cache.forget_device(device)
         raise activation_cache.DeviceRevoked()
-    return _FirstLook(member, version, bool(is_proxy), tuple(existing) if existing[0] is not None else None)
+    existing = tuple(existing) if existing[0] is not None else None
+    return _FirstLook(member, version, bool(is_proxy), existing, may_be_excluded)
 
 
 def _take_serials(draw: Draw, tickets: int, now: dt.datetime) -> int | None:
@@ -399,7 +407,7 @@ def _take_serials(draw: Draw, tickets: int, now: dt.datetime) -> int | None:
     sql = f"""
         UPDATE {Draw._meta.db_table} d SET next_serial = d.next_serial + %(tickets)s
         WHERE d.id = %(draw)s AND d.status = %(scheduled)s AND d.method <> %(raps)s
-          AND d.scheduled_at = %(scheduled_at)s AND d.points_per_ticket IS NOT DISTINCT FROM %(ppt)s
+          AND d.scheduled_at = %(scheduled_at)s AND d.points_per_ticket IS NOT DISTINCT FROM %(ppt)s::integer
           AND EXISTS (SELECT 1 FROM {TicketWindow._meta.db_table} w
                       WHERE w.draw_id = d.id AND w.opens_at <= %(now)s AND w.closes_at > %(now)s)
           AND EXISTS (SELECT 1 FROM {DrawSeries._meta.db_table} s JOIN {Promotion._meta.db_table} p
@@ -416,7 +424,7 @@ def _take_serials(draw: Draw, tickets: int, now: dt.datetime) -> int | None:
         "now": now,
         "published": PromotionStatus.PUBLISHED,
     }
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
     return row[0] if row else None
@@ -468,13 +476,13 @@ def _write_activation(
             INSERT INTO {a} (draw_id, member_id, channel, first_serial, last_serial, tickets, breakdown,
                              receipt_number, activated_at, device_id, user_id)
             SELECT %(draw)s, %(member)s, %(channel)s, %(first)s, %(last)s, %(tickets)s, %(breakdown)s::jsonb,
-                   %(receipt)s, %(now)s, %(device)s, %(user)s
+                   %(receipt)s, %(now)s, %(device)s::bigint, %(user)s::integer
             FROM checks WHERE NOT checks.is_proxy AND NOT EXISTS (SELECT 1 FROM existing)
             RETURNING id
         ),
         audited AS (
             INSERT INTO {e} (actor_id, actor_label, action, object_type, object_id, data, ip)
-            SELECT %(user)s, %(label)s, 'tickets.activated', %(object_type)s, made.id::text, %(data)s::jsonb,
+            SELECT %(user)s::integer, %(label)s, 'tickets.activated', %(object_type)s, made.id::text, %(data)s::jsonb,
                    %(ip)s::inet
             FROM made
             RETURNING id
@@ -504,7 +512,7 @@ def _write_activation(
         "ip": actor.ip,
     }
     try:
-        with connection.cursor() as cursor:
+        with prepared_cursor() as cursor:
             cursor.execute(sql, params)
             made, _audited, is_proxy, fingerprint, *existing = cursor.fetchone()
     except IntegrityError as error:

@@ -58,11 +58,18 @@ def adult_born_by(day: dt.date) -> dt.date:
 
 
 def person_standing(
-    *, id_number: str, date_of_birth: dt.date, at: dt.datetime, until: dt.datetime | None = None
+    *,
+    id_number: str,
+    date_of_birth: dt.date,
+    at: dt.datetime,
+    until: dt.datetime | None = None,
+    check_exclusions: bool = True,
 ) -> PersonStanding:
     """The one rule, in words: under 18 on the day of `until` (or `at`), and each exclusion of
     this document number in force at any moment from `at` to `until`. An exclusion bars the
-    number whatever document type it was recorded or presented as (issue 6, 2.1)."""
+    number whatever document type it was recorded or presented as (issue 6, 2.1).
+    `check_exclusions=False`: the caller has just asked the database (exclusion_possible_sql)
+    and no exclusion of this number is in force at `at` or later, so there is none to word."""
     at, until = _span(at, until)
     under_age = ""
     age = age_on(date_of_birth, timezone.localdate(until))
@@ -74,10 +81,11 @@ def person_standing(
         )
         under_age = f"Under 18 (aged {age}; turns 18 on {local_date(turns_18)})."
     exclusions = []
-    for exclusion in Exclusion.objects.for_identity(id_number).in_force_during(at, until).order_by("starts_at"):
-        since = timezone.localdate(exclusion.starts_at)
-        ends = f" until {exclusion.until_label}" if exclusion.ends_at else ""
-        exclusions.append(f"{exclusion.get_kind_display()} since {local_date(since)}{ends}: {exclusion.reason}")
+    if check_exclusions:
+        for exclusion in Exclusion.objects.for_identity(id_number).in_force_during(at, until).order_by("starts_at"):
+            since = timezone.localdate(exclusion.starts_at)
+            ends = f" until {exclusion.until_label}" if exclusion.ends_at else ""
+            exclusions.append(f"{exclusion.get_kind_display()} since {local_date(since)}{ends}: {exclusion.reason}")
     return PersonStanding(under_age, tuple(exclusions))
 
 
@@ -88,13 +96,23 @@ def person_refusals(
     at: dt.datetime,
     until: dt.datetime | None = None,
     id_type: str | None = None,
+    check_exclusions: bool = True,
 ) -> list[str]:
     """The reasons a person may not take part at `at` (or at any moment from `at` to `until`),
     empty when they may (person_standing, in words). `id_type` is not used: see person_standing."""
-    return person_standing(id_number=id_number, date_of_birth=date_of_birth, at=at, until=until).reasons
+    standing = person_standing(
+        id_number=id_number, date_of_birth=date_of_birth, at=at, until=until, check_exclusions=check_exclusions
+    )
+    return standing.reasons
 
 
 _ALIAS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def eligible_params(*, at: dt.datetime, until: dt.datetime | None = None, prefix: str = "elig") -> dict:
+    """The values of eligible_sql's parameters for the span from `at` to `until`."""
+    at, until = _span(at, until)
+    return {f"{prefix}_born_by": adult_born_by(timezone.localdate(until)), f"{prefix}_at": at, f"{prefix}_until": until}
 
 
 def eligible_sql(member_alias: str, *, at: dt.datetime, until: dt.datetime | None = None, prefix: str = "elig"):
@@ -103,18 +121,24 @@ def eligible_sql(member_alias: str, *, at: dt.datetime, until: dt.datetime | Non
     each name starting with `prefix`). Returns (sql, params)."""
     if not _ALIAS.fullmatch(member_alias) or not _ALIAS.fullmatch(prefix):
         raise ValueError("eligible_sql takes a plain table alias and parameter prefix")
-    at, until = _span(at, until)
-    params = {
-        f"{prefix}_born_by": adult_born_by(timezone.localdate(until)),
-        f"{prefix}_at": at,
-        f"{prefix}_until": until,
-    }
+    params = eligible_params(at=at, until=until, prefix=prefix)
     m = member_alias
     e = f"e_{prefix}"
     sql = f"""({m}.date_of_birth <= %({prefix}_born_by)s AND NOT EXISTS (
         SELECT 1 FROM members_exclusion {e} WHERE {e}.id_number = {m}.id_number
           AND {e}.starts_at <= %({prefix}_until)s AND ({e}.ends_at IS NULL OR {e}.ends_at > %({prefix}_at)s)))"""  # noqa: S608 (checked identifiers; every value a parameter)
     return sql, params
+
+
+def exclusion_possible_sql(member_alias: str, at_param: str) -> str:
+    """A SQL condition: some exclusion of the document number of the members_member row aliased
+    `member_alias` is in force at the moment `at_param` (a placeholder) or later. It ignores when
+    exclusions start, so it is true whenever person_standing from that moment could find one;
+    false lets person_standing skip its own query (check_exclusions=False)."""
+    if not _ALIAS.fullmatch(member_alias):
+        raise ValueError("exclusion_possible_sql takes a plain table alias")
+    return f"""EXISTS (SELECT 1 FROM members_exclusion x WHERE x.id_number = {member_alias}.id_number
+          AND (x.ends_at IS NULL OR x.ends_at > {at_param}))"""  # noqa: S608 (checked alias; the value a placeholder)
 
 
 def member_eligibility(member: Member | None, at: dt.datetime | None = None) -> Eligibility:

@@ -105,6 +105,31 @@ def test_an_excluded_member_is_refused_with_the_reason(draw, member):
     assert refused.value.code == "not_eligible"
 
 
+def test_an_exclusion_that_starts_before_the_draw_bars_an_activation_now(draw, member):
+    """The first look asks only whether an exclusion is in force now or later (issue 17): one
+    that starts after the swipe but before the draw still sends the desk's words."""
+    ExclusionFactory(
+        id_type=member.id_type,
+        id_number=member.id_number,
+        reason="Self-exclusion from noon",
+        starts_at=at(12, 0),
+    )
+    with pytest.raises(DomainError, match="Self-exclusion from noon") as refused:
+        activate(draw, at=at(9, 0))
+    assert refused.value.code == "not_eligible"
+
+
+def test_an_exclusion_that_ended_before_the_swipe_does_not_bar(draw, member):
+    ExclusionFactory(
+        id_type=member.id_type,
+        id_number=member.id_number,
+        reason="Refusal of Entry, lifted",
+        starts_at=at(7, 0) - dt.timedelta(days=60),
+        ends_at=at(9, 0),
+    )
+    assert activate(draw, at=at(9, 0)).tickets == 5
+
+
 def test_a_member_without_points_gets_no_tickets(draw, reference_data):
     MemberFactory(card_number="4000000009")
     with pytest.raises(DomainError) as refused:

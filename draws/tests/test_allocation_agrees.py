@@ -145,3 +145,37 @@ def test_the_draw_one_member_and_the_rule_agree(reference_data, rule_name):
     assert any(a["tickets"] > 0 for a in whole.values())
     if "cap" in rule or "cap_by_tier" in rule:
         assert any(a["capped"] > 0 for a in whole.values())
+
+
+def test_a_cached_draw_remembers_its_statement_but_not_the_moment(reference_data):
+    """activation_cache's copy of a draw keeps the one-member statement it built
+    (allocation_sql_memo); the weekday's free tickets and the eligibility span still follow
+    `at`, as they do for a draw read fresh."""
+    from draws import activation_cache
+    from members.tests.factories import ExclusionFactory
+
+    draw = make_draw(make_series(**RULES["by tier, minimum, caps, every bonus"]), DRAW_AT)
+    grc = Property.objects.get(code="GRC")
+    queen = MemberFactory(tier=Tier.objects.get(code="QUEEN"), home_property=grc)
+    barred = MemberFactory(tier=Tier.objects.get(code="QUEEN"), home_property=grc)
+    PointsEntryFactory(member=queen, property=grc, points=333, earned_at=DRAW_AT - dt.timedelta(days=2))
+    PointsEntryFactory(member=barred, property=grc, points=333, earned_at=DRAW_AT - dt.timedelta(days=2))
+    # In force until Thursday noon: bars the member asked before then (on Wednesday too).
+    noon = AT - dt.timedelta(hours=5)
+    ExclusionFactory(id_number=barred.id_number, starts_at=AT - dt.timedelta(days=30), ends_at=noon)
+    cached = activation_cache.load_draw(draw.pk)
+    assert cached.allocation_sql_memo == {}
+    # Thursday's free tickets: 7 for QUEEN, 3 on other days. The morning's statement is reused at
+    # AT, with AT's eligibility span.
+    morning, wednesday = AT - dt.timedelta(hours=9), AT - dt.timedelta(days=1)
+    answers = {}
+    for at in (morning, AT, wednesday, morning, AT):
+        for member in (queen, barred):
+            mine, fresh = member_allocation(cached, member, at=at), member_allocation(draw, member, at=at)
+            assert (mine.allocation, mine.refusals) == (fresh.allocation, fresh.refusals)
+            answers[(member.pk, at)] = mine.allocation.free if mine.allocation else None
+    assert len(cached.allocation_sql_memo) == 2  # one statement per weekday
+    assert answers == {
+        (queen.pk, morning): 7, (queen.pk, AT): 7, (queen.pk, wednesday): 3,
+        (barred.pk, morning): None, (barred.pk, AT): 7, (barred.pk, wednesday): None,
+    }  # fmt: skip
