@@ -23,6 +23,7 @@ from draws.models import Activation, DeviceKind, DeviceToken
 from draws.selectors import member_open_draws
 from draws.services import activation_create
 from members.models import Member
+from members.selectors import member_by_card
 from members.services import member_set_playing
 
 
@@ -251,7 +252,7 @@ class ActivityOut(Schema):
 
 
 def _member(card_number: str) -> Member:
-    member = Member.objects.select_related("tier").filter(card_number=card_number).first()
+    member = member_by_card(card_number)
     if member is None:
         raise DomainError(f"No member has card number {card_number}.", code="unknown_card")
     return member

@@ -25,7 +25,8 @@ from draws.allocation import MemberDrawStanding, allocation_overview, member_all
 from draws.models import Activation, Channel, DeviceKind, DeviceToken, Draw, DrawStanding, DrawStatus, TicketWindow
 from draws.seeding import seed_commit
 from members.eligibility import exclusion_possible_sql
-from members.models import ImportJob, ImportKind, ImportStatus, Member, Property, Tier
+from members.models import ImportJob, ImportKind, ImportStatus, Member, Property
+from members.selectors import member_with_tier_from_row, member_with_tier_sql
 from members.staff import check_staff_property
 from promotions.models import DrawMethod, DrawSeries, Promotion, PromotionStatus
 from promotions.rules import POINTS_MAX
@@ -357,18 +358,15 @@ def _first_look(card_number: str, draw_id: int, device: DeviceToken | None, now:
     before the allocation ask the database (whether an exclusion may bar the member, so the
     exclusion register is read again only then), in one statement. A device revoked since this worker
     read its token is refused here (401), as the token lookup would."""
-    member_fields = list(Member._meta.concrete_fields)
-    tier_fields = list(Tier._meta.concrete_fields)
-    columns = [f"m.{f.column}" for f in member_fields] + [f"t.{f.column}" for f in tier_fields]
+    columns, tables = member_with_tier_sql("m", "t")
     sql = f"""
-        SELECT {", ".join(columns)},
+        SELECT {columns},
                {activation_cache.draw_version_sql("%(draw)s")},
                (SELECT d.is_active FROM {DeviceToken._meta.db_table} d WHERE d.id = %(device)s::bigint),
                {registers.proxy_of_sql("draw", "m")},
                {exclusion_possible_sql("m", "%(now)s")},
                a.tickets, a.activated_at, a.receipt_number
-        FROM {Member._meta.db_table} m
-        JOIN {Tier._meta.db_table} t ON t.id = m.tier_id
+        FROM {tables}
         LEFT JOIN {Activation._meta.db_table} a
           ON a.draw_id = %(draw)s AND a.member_id = m.id AND a.channel <> %(carried)s
         WHERE m.card_number = %(card)s
@@ -385,11 +383,8 @@ def _first_look(card_number: str, draw_id: int, device: DeviceToken | None, now:
             activation_cache.forget_device(device)
             raise activation_cache.DeviceRevoked()
         return None
-    split = len(member_fields)
-    member = Member.from_db("default", [f.attname for f in member_fields], row[:split])
-    tier_end = split + len(tier_fields)
-    member.tier = Tier.from_db("default", [f.attname for f in tier_fields], row[split:tier_end])
-    version, device_active, is_proxy, may_be_excluded, *existing = row[tier_end:]
+    member, rest = member_with_tier_from_row(row)
+    version, device_active, is_proxy, may_be_excluded, *existing = rest
     if device is not None and not device_active:
         activation_cache.forget_device(device)
         raise activation_cache.DeviceRevoked()

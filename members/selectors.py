@@ -5,8 +5,9 @@ from dataclasses import dataclass
 
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 
+from core.prepared import prepared_cursor
 from members.identity import normalise_id_number
-from members.models import Exclusion, ExclusionQuerySet, Member
+from members.models import Exclusion, ExclusionQuerySet, Member, Tier
 
 LOOKUP_LIMIT = 50
 
@@ -14,6 +15,34 @@ LOOKUP_LIMIT = 50
 # or "%B1000000017^SURNAME/NAME^...?" (track 1), then Enter.
 _TRACK2 = re.compile(r"^;(\d+)(?:=[^?]*)?\?$")
 _TRACK1 = re.compile(r"^%B(\d+)\^.*\?$")
+
+
+def member_with_tier_sql(member: str = "m", tier: str = "t") -> tuple[str, str]:
+    """(columns, FROM clause) of a member row with its tier row, for member_with_tier_from_row:
+    the devices' hot reads build the two model instances without the ORM's query building."""
+    columns = [f"{member}.{f.column}" for f in Member._meta.concrete_fields]
+    columns += [f"{tier}.{f.column}" for f in Tier._meta.concrete_fields]
+    tables = f"{Member._meta.db_table} {member} JOIN {Tier._meta.db_table} {tier} ON {tier}.id = {member}.tier_id"
+    return ", ".join(columns), tables
+
+
+def member_with_tier_from_row(row) -> tuple[Member, tuple]:
+    """The member (with `.tier`) from the start of a row of member_with_tier_sql's columns, and
+    the rest of the row."""
+    member_fields, tier_fields = Member._meta.concrete_fields, Tier._meta.concrete_fields
+    split, end = len(member_fields), len(member_fields) + len(tier_fields)
+    member = Member.from_db("default", [f.attname for f in member_fields], row[:split])
+    member.tier = Tier.from_db("default", [f.attname for f in tier_fields], row[split:end])
+    return member, tuple(row[end:])
+
+
+def member_by_card(card_number: str) -> Member | None:
+    """The member with this card number, with their tier (a device's swipe)."""
+    columns, tables = member_with_tier_sql()
+    with prepared_cursor() as cursor:
+        cursor.execute(f"SELECT {columns} FROM {tables} WHERE m.card_number = %s", [card_number])  # noqa: S608
+        row = cursor.fetchone()
+    return member_with_tier_from_row(row)[0] if row else None
 
 
 @dataclass(frozen=True)
