@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from members.identity import IdType
 from members.models import Member, Property
-from promotions.models import DrawMethod, DrawSeries, PromotionStatus
+from promotions.models import DrawMethod, DrawSeries, Promotion, PromotionStatus
 
 if TYPE_CHECKING:
     from draws.states import DrawState
@@ -48,6 +48,19 @@ class DrawQuerySet(models.QuerySet):
             windows__opens_at__lte=moment,
             windows__closes_at__gt=moment,
         ).distinct()
+
+
+def accepting_tickets_sql(draw: str, moment: str) -> str:
+    """DrawQuerySet.accepting_tickets_at as a SQL condition on the draws_draw row aliased `draw`
+    at `moment` (a placeholder, e.g. "%(now)s"), for the devices' hot statements: building the
+    queryset's SQL costs about a millisecond of the ORM a request. The two are held equal in
+    draws/tests/test_states.py."""
+    window, series, promotion = TicketWindow._meta.db_table, DrawSeries._meta.db_table, Promotion._meta.db_table
+    return f"""({draw}.status = '{DrawStatus.SCHEDULED}'
+        AND EXISTS (SELECT 1 FROM {window} w_open
+                    WHERE w_open.draw_id = {draw}.id AND w_open.opens_at <= {moment} AND w_open.closes_at > {moment})
+        AND EXISTS (SELECT 1 FROM {series} s_open JOIN {promotion} p_open ON p_open.id = s_open.promotion_id
+                    WHERE s_open.id = {draw}.series_id AND p_open.status = '{PromotionStatus.PUBLISHED}'))"""  # noqa: S608
 
 
 class Draw(models.Model):

@@ -6,7 +6,7 @@ from core.errors import DomainError
 from core.prepared import prepared_cursor
 from draws import activation_cache
 from draws.allocation import Allocation, AllocationOverview, AllocationRow, MemberDrawStanding, member_allocation
-from draws.models import Activation, DeviceToken, Draw, DrawQuerySet, DrawStanding, DrawStatus
+from draws.models import Activation, DeviceToken, Draw, DrawQuerySet, DrawStanding, DrawStatus, accepting_tickets_sql
 from members.eligibility import exclusion_possible_sql
 from members.models import Member, Property
 from promotions.models import PromotionStatus
@@ -47,23 +47,22 @@ def member_open_draws(member: Member, prop: Property, now: dt.datetime, *, devic
     the member, so the register is read again only then), each draw from this worker's copy
     (draws.activation_cache), then the member's allocation for each. With `device`, raises
     DeviceRevoked when its token is no longer active (asked in the same statement)."""
-    open_now = Draw.objects.accepting_tickets_at(now).filter(property=prop).order_by().values("pk")
-    open_sql, open_params = open_now.query.sql_with_params()
     fields = ["id", "channel", "first_serial", "last_serial", "tickets", "receipt_number", "activated_at"]
     sql = f"""
         SELECT d.id, {activation_cache.draw_version_sql("d.id")}, {", ".join(f"a.{f}" for f in fields)},
-               (SELECT {exclusion_possible_sql("m", "%s")} FROM {Member._meta.db_table} m WHERE m.id = %s),
-               (SELECT t.is_active FROM {DeviceToken._meta.db_table} t WHERE t.id = %s::bigint)
+               (SELECT {exclusion_possible_sql("m", "%(now)s")} FROM {Member._meta.db_table} m WHERE m.id = %(member)s),
+               (SELECT t.is_active FROM {DeviceToken._meta.db_table} t WHERE t.id = %(device)s::bigint)
         FROM (SELECT 1) one
-        LEFT JOIN {Draw._meta.db_table} d ON d.id IN ({open_sql})
+        LEFT JOIN {Draw._meta.db_table} d ON d.property_id = %(property)s AND {accepting_tickets_sql("d", "%(now)s")}
         LEFT JOIN LATERAL (
-            SELECT * FROM {Activation._meta.db_table} x WHERE x.draw_id = d.id AND x.member_id = %s
+            SELECT * FROM {Activation._meta.db_table} x WHERE x.draw_id = d.id AND x.member_id = %(member)s
             ORDER BY x.first_serial DESC LIMIT 1
         ) a ON TRUE
         ORDER BY d.scheduled_at, d.id
-    """  # noqa: S608 (table names from the models; the open draws' SQL is the ORM's, every value a parameter)
+    """  # noqa: S608 (table names from the models, every value a parameter)
+    params = {"now": now, "member": member.pk, "device": device.pk if device else None, "property": prop.pk}
     with prepared_cursor() as cursor:
-        cursor.execute(sql, [now, member.pk, device.pk if device else None, *open_params, member.pk])
+        cursor.execute(sql, params)
         rows = cursor.fetchall()
     if device is not None and not rows[0][-1]:
         activation_cache.forget_device(device)

@@ -22,7 +22,17 @@ from core.queueing import enqueue
 from core.swipe import mask_swipes_in
 from draws import activation_cache, entry_sources, registers
 from draws.allocation import MemberDrawStanding, allocation_overview, member_allocation
-from draws.models import Activation, Channel, DeviceKind, DeviceToken, Draw, DrawStanding, DrawStatus, TicketWindow
+from draws.models import (
+    Activation,
+    Channel,
+    DeviceKind,
+    DeviceToken,
+    Draw,
+    DrawStanding,
+    DrawStatus,
+    TicketWindow,
+    accepting_tickets_sql,
+)
 from draws.seeding import seed_commit
 from members.eligibility import exclusion_possible_sql
 from members.models import ImportJob, ImportKind, ImportStatus, Member, Property
@@ -401,23 +411,18 @@ def _take_serials(draw: Draw, tickets: int, now: dt.datetime) -> int | None:
     lock changes the row, which PostgreSQL re-checks against the guard."""
     sql = f"""
         UPDATE {Draw._meta.db_table} d SET next_serial = d.next_serial + %(tickets)s
-        WHERE d.id = %(draw)s AND d.status = %(scheduled)s AND d.method <> %(raps)s
+        WHERE d.id = %(draw)s AND d.method <> %(raps)s
           AND d.scheduled_at = %(scheduled_at)s AND d.points_per_ticket IS NOT DISTINCT FROM %(ppt)s::integer
-          AND EXISTS (SELECT 1 FROM {TicketWindow._meta.db_table} w
-                      WHERE w.draw_id = d.id AND w.opens_at <= %(now)s AND w.closes_at > %(now)s)
-          AND EXISTS (SELECT 1 FROM {DrawSeries._meta.db_table} s JOIN {Promotion._meta.db_table} p
-                        ON p.id = s.promotion_id WHERE s.id = d.series_id AND p.status = %(published)s)
+          AND {accepting_tickets_sql("d", "%(now)s")}
         RETURNING d.next_serial - %(tickets)s
     """  # noqa: S608 (table names from the models, every value a parameter)
     params = {
         "tickets": tickets,
         "draw": draw.pk,
-        "scheduled": DrawStatus.SCHEDULED,
         "raps": DrawMethod.RAPS,
         "scheduled_at": draw.scheduled_at,
         "ppt": draw.points_per_ticket,
         "now": now,
-        "published": PromotionStatus.PUBLISHED,
     }
     with prepared_cursor() as cursor:
         cursor.execute(sql, params)

@@ -61,6 +61,37 @@ def test_the_accepting_tickets_query_agrees_with_the_state(draw):
         assert listed == (phase(draw, moment) == DrawPhase.OPEN), moment
 
 
+def test_the_devices_sql_condition_agrees_with_the_accepting_tickets_query(draw, reference_data):
+    """accepting_tickets_sql (the devices' hot statements) finds what accepting_tickets_at finds:
+    at each window edge, for a draft promotion and for a cancelled draw."""
+    from django.db import connection
+
+    from draws.models import accepting_tickets_sql
+    from draws.services import draw_cancel
+    from promotions.models import Promotion, PromotionStatus
+
+    moments = [sast(2025, 10, 15, h, m) + d for h, m in ((8, 0), (10, 0), (11, 0), (12, 55)) for d in (-S, 0 * S)]
+    sql = f"SELECT EXISTS (SELECT 1 FROM draws_draw d WHERE d.id = %(draw)s AND {accepting_tickets_sql('d', '%(at)s')})"  # noqa: S608 (fixed SQL, values as parameters)
+
+    def agree(expect_any: bool) -> None:
+        seen = []
+        for moment in moments:
+            with connection.cursor() as cursor:
+                cursor.execute(sql, {"draw": draw.pk, "at": moment})
+                (found,) = cursor.fetchone()
+            assert found == Draw.objects.accepting_tickets_at(moment).filter(pk=draw.pk).exists(), moment
+            seen.append(found)
+        assert any(seen) == expect_any
+
+    agree(expect_any=True)
+    promotion = Promotion.objects.get(series__draws=draw)
+    Promotion.objects.filter(pk=promotion.pk).update(status=PromotionStatus.DRAFT)
+    agree(expect_any=False)
+    Promotion.objects.filter(pk=promotion.pk).update(status=PromotionStatus.PUBLISHED)
+    draw_cancel(actor=MANAGER, draw_id=draw.pk, reason="test: cancelled")
+    agree(expect_any=False)
+
+
 def test_start_waits_for_the_entries_then_needs_a_reason_before_the_draw_time(draw):
     add_entries(draw, [3])
     draw.refresh_from_db()
