@@ -52,11 +52,9 @@ from drawbench import (
     setup_django,
 )
 
-# The period in UTC days too, as allocation_sql bounds it: the same index (points_property_day_idx).
 BARE_SQL = (
     "SELECT member_id, SUM(points) AS points FROM members_pointsentry"
-    " WHERE property_id = %(property)s AND ((earned_at AT TIME ZONE 'UTC'))::date BETWEEN %(start_day)s AND %(end_day)s"
-    " AND earned_at >= %(start)s AND earned_at < %(end)s GROUP BY member_id"
+    " WHERE property_id = %(property)s AND earned_at >= %(start)s AND earned_at < %(end)s GROUP BY member_id"
 )
 TARGET_RATIO = 1.5
 PLAN_KEEP = (
@@ -259,7 +257,6 @@ def main() -> None:
     start, end = earning_period(draw)
     sql, params = allocation_sql(draw, at=at)
     bare_params = {"property": draw.property_id, "start": start, "end": end}
-    bare_params.update(start_day=params["start_day"], end_day=params["end_day"])  # allocation_sql's days
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT count(*), count(*) FILTER (WHERE property_id = %(property)s),"

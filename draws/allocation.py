@@ -20,7 +20,6 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from core.db_functions import utc_date_sql
 from draws.models import Draw
 from members.eligibility import eligible_sql, person_refusals
 from members.models import Member
@@ -154,10 +153,6 @@ def allocation_sql(draw: Draw, *, at: dt.datetime, member_id: int | None = None,
     params.update(eligible_params)
     period = earning_period(draw)
     start, end = params["start"], params["end"] = period or (draw.scheduled_at, draw.scheduled_at)
-    # The UTC days of the period too: the ledger's index for a property is by day
-    # (points_property_day_idx); earned_at then bounds the period exactly.
-    params["start_day"], params["end_day"] = start.astimezone(dt.UTC).date(), end.astimezone(dt.UTC).date()
-    in_days = f"{utc_date_sql('p.earned_at', connection.vendor)} BETWEEN %(start_day)s AND %(end_day)s"
     if tiers is None:
         tiers = draw.series.eligible_tiers.all()  # uses a prefetch when there is one
     tier_values = _tier_constants(rule, values, draw, tiers, at, params)
@@ -198,8 +193,7 @@ def allocation_sql(draw: Draw, *, at: dt.datetime, member_id: int | None = None,
         WITH pts AS MATERIALIZED (
             SELECT p.member_id, SUM(p.points) AS points{", " + visit_columns if visit_columns else ""}
             FROM members_pointsentry p
-            WHERE p.property_id = %(property)s AND {in_days}
-              AND p.earned_at >= %(start)s AND p.earned_at < %(end)s {one_member}
+            WHERE p.property_id = %(property)s AND p.earned_at >= %(start)s AND p.earned_at < %(end)s {one_member}
             GROUP BY p.member_id
         ),
         {tier_values}
