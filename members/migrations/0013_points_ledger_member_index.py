@@ -3,7 +3,8 @@
 Both (member_id, earned_at) and (property_id, earned_at) had a distinct key a row. A 200,000-row
 file inserted in member order touched nearly every leaf of the first (301 MB at 10 M rows), and
 in random order the recent end of the second; with 128 MB of shared buffers that was about
-140,000 pages dirtied and 400-500 MB of WAL (mostly full-page images) per file. Now:
+50,000 pages dirtied and written back, and 370-400 MB of WAL (mostly full-page images after
+each checkpoint) per file. Now:
 
 - points_member_idx (member_id): PostgreSQL stores each member once with the list of their rows
   (deduplication), 88 MB, and a new row's entry goes at the end of its member's list. One
@@ -14,8 +15,9 @@ in random order the recent end of the second; with 128 MB of shared buffers that
   the whole ledger whatever the period, so it grows with the ledger's history, not the period's
   rows (partitioning the ledger by month would bound it again).
 
-A file now dirties about 25,000 pages and writes 60-200 MB of WAL; the statement's CPU is about
-half. The new index is built before the old ones go, so readers always have one.
+A file now dirties about 25,000 pages and writes 80-200 MB of WAL, and the statement takes a
+quarter less CPU (bench/README.md). The new index is built before the old ones go, so readers
+always have one.
 """
 
 from django.db import migrations, models
