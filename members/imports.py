@@ -1062,8 +1062,9 @@ def _points_apply_copied(job_id: int, *, insert: bool) -> tuple[int, int, int]:
 
     The statement first runs without ON CONFLICT, in a savepoint: a new file has no reference in
     the ledger, and a plain insert checks the unique index once a row where ON CONFLICT probes it
-    first and then inserts (up to a fifth of the statement's CPU at 10 M rows). Only if a reference is already
-    there (a re-import, a row twice in the file) does it run again with ON CONFLICT DO NOTHING."""
+    first and then inserts (up to a fifth of the statement's CPU at 10 M rows). Only if a
+    reference is already there (a re-import, a row twice in the file) does it run again with ON
+    CONFLICT DO NOTHING: such a file pays for the statement twice."""
     qn = connection.ops.quote_name
     sql = f"""
         WITH s AS MATERIALIZED (
