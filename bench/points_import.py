@@ -9,7 +9,7 @@ every round, so nothing is skipped), then times, in rotated order each round:
            checking, staging, the final INSERT, the job's outcome and its audit event;
   floor    the database's own floor for the same job on the same schema: COPY of the file into
            a staging table, then one INSERT ... SELECT into the ledger (card numbers and property
-           codes resolved by joins, ON CONFLICT DO NOTHING) and COMMIT;
+           codes resolved by joins; a plain INSERT, as the project's first try) and COMMIT;
   bare     COPY of the same file into an unindexed table (no ledger at all).
 
 Each round deletes what it inserted, so the script can be run again on the same database.
@@ -76,8 +76,10 @@ def run_floor(conn, data: bytes, job_id: int, tz: str) -> tuple[float, int]:
             " SELECT m.id, p.id, s.earned_at AT TIME ZONE %s, s.points, s.reference, %s"
             " FROM floor_stage s JOIN members_member m ON m.card_number = s.card_number"
             " JOIN members_property p ON p.code = s.property"
-            " ORDER BY m.id, s.earned_at"  # the project's order: points_member_time_idx's
-            " ON CONFLICT (property_id, reference) DO NOTHING",
+            # The project's order (points_member_idx's). A plain INSERT: the file's references are
+            # new, so the project's statement succeeds without ON CONFLICT too (it falls back to
+            # ON CONFLICT DO NOTHING only when a reference is taken).
+            " ORDER BY m.id, s.earned_at",
             (tz, job_id),
         ).rowcount
     return time.perf_counter() - started, inserted

@@ -7,10 +7,18 @@ import datetime as dt
 
 import pytest
 from django.db import IntegrityError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from core.audit import Actor
-from members.imports import POINTS_COLUMNS, Lookups, RowInvalid, parse_points_row, points_file_is_plain
+from members.imports import (
+    POINTS_COLUMNS,
+    Lookups,
+    RowInvalid,
+    _is_reference_taken,
+    parse_points_row,
+    points_file_is_plain,
+)
 from members.models import ImportStatus, Member, PointsEntry
 from members.tests.factories import MemberFactory
 from members.tests.test_imports import errors_of, points_file, run_import
@@ -165,3 +173,36 @@ def test_the_control_without_the_statement_trigger_points_of_no_member_get_in(re
         cursor.execute("ALTER TABLE members_pointsentry DISABLE TRIGGER members_points_refs_insert")
     PointsEntry.objects.create(member_id=987654321, property=grc, earned_at=timezone.now(), points=5, reference="A")
     assert PointsEntry.objects.filter(member_id=987654321).exists()
+
+
+def ledger_inserts(queries) -> list[bool]:
+    """For each statement that inserted into the ledger: whether it had ON CONFLICT."""
+    return ["ON CONFLICT" in q["sql"] for q in queries if 'INSERT INTO "members_pointsentry"' in q["sql"]]
+
+
+def test_a_new_file_goes_in_without_on_conflict_and_a_re_import_falls_back_to_it(reference_data):
+    MemberFactory(card_number="3000000001")
+    rows = ["3000000001,GRC,2026-10-01 10:00:00,5,A", "3000000001,GRC,2026-10-01 11:00:00,6,B"]
+    with CaptureQueriesContext(connection) as first:
+        job = run_import("points", points_file(*rows))
+    assert (job.status, job.rows_imported) == (ImportStatus.SUCCEEDED, 2)
+    assert ledger_inserts(first.captured_queries) == [False]
+    with CaptureQueriesContext(connection) as again:
+        job = run_import("points", points_file(*rows, "3000000001,GRC,2026-10-01 12:00:00,7,C"))
+    assert (job.status, job.rows_imported, job.rows_skipped) == (ImportStatus.SUCCEEDED, 1, 2)
+    # The plain insert met a taken reference, its savepoint went, ON CONFLICT skipped the two.
+    assert ledger_inserts(again.captured_queries) == [False, True]
+    assert sorted(PointsEntry.objects.values_list("reference", "points")) == [("A", 5), ("B", 6), ("C", 7)]
+
+
+def test_only_a_taken_reference_sends_the_insert_to_its_fallback(reference_data):
+    """Any other refusal (the ledger's member check, say) is not retried: it fails the import."""
+    member = MemberFactory(card_number="3000000001")
+    values = {"property": reference_data["properties"]["GRC"], "earned_at": timezone.now(), "points": 5}
+    PointsEntry.objects.create(member=member, reference="A", **values)
+    errors = []
+    for fields in ({"member": member, "reference": "A"}, {"member_id": 987654321, "reference": "B"}):
+        with pytest.raises(IntegrityError) as caught, transaction.atomic():
+            PointsEntry.objects.create(**fields, **values)
+        errors.append(caught.value)
+    assert [_is_reference_taken(error) for error in errors] == [True, False]
