@@ -39,8 +39,10 @@ from members.identity import (
     validate_identity,
 )
 from members.models import (
+    ImportJob,
     ImportKind,
     ImportStagedMember,
+    ImportStagedMemberText,
     ImportStagedPoints,
     Member,
     PointsEntry,
@@ -736,7 +738,12 @@ def members_stage(rows: list[tuple]) -> None:
 
 def members_conflicts(job_id: int) -> Iterator[tuple[int, str]]:
     """Staged rows whose card or number a member got since they were checked (another
-    import or a sign-up meanwhile), as row errors."""
+    import or a sign-up meanwhile), as row errors in line order. On PostgreSQL also those whose
+    card or number an earlier staged row of the file has (a plain file's rows are staged
+    unchecked: members_read_plain)."""
+    if connection.vendor == "postgresql":
+        yield from _members_conflicts_sql(job_id)
+        return
     rows = (
         ImportStagedMember.objects.filter(job_id=job_id)
         .filter(
@@ -755,27 +762,292 @@ def members_conflicts(job_id: int) -> Iterator[tuple[int, str]]:
 
 
 def members_apply(job_id: int, now: dt.datetime) -> int:
-    """Move the job's staged members to the members table in one statement; how many."""
+    """Move the job's staged members to the members table in one statement, in line order; how
+    many. On PostgreSQL with the rows of ImportStagedMemberText that members_checked finds ok."""
+    qn = connection.ops.quote_name
     staged = {f.attname for f in ImportStagedMember._meta.concrete_fields}
-    columns, values, params = [], [], []
+    columns, values, params = [], [], {}
     for member_field in Member._meta.concrete_fields:
         if member_field.primary_key:
             continue
-        columns.append(connection.ops.quote_name(member_field.column))
+        columns.append(qn(member_field.column))
         if member_field.attname in _MEMBER_STAGED and member_field.attname in staged:
-            values.append(f"s.{connection.ops.quote_name(member_field.attname)}")
+            values.append(f"s.{qn(member_field.attname)}")
         else:  # what bulk_create would have written: created_at, and defaults for the rest
             value = now if member_field.attname == "created_at" else member_field.get_default()
-            values.append("%s")
-            params.append(member_field.get_db_prep_save(value, connection))
+            values.append(f"%(default_{len(params)})s")
+            params[f"default_{len(params)}"] = member_field.get_db_prep_save(value, connection)
+    if connection.vendor == "postgresql":
+        source, source_params = _members_staged_sql(job_id)
+        params |= source_params
+    else:
+        source = f"SELECT * FROM {qn(ImportStagedMember._meta.db_table)} WHERE job_id = %(job)s"  # noqa: S608
+        params["job"] = job_id
     sql = (
-        f"INSERT INTO {connection.ops.quote_name(Member._meta.db_table)} ({', '.join(columns)}) "  # noqa: S608
-        f"SELECT {', '.join(values)} FROM {connection.ops.quote_name(ImportStagedMember._meta.db_table)} s "
-        "WHERE s.job_id = %s ORDER BY s.line"
+        f"INSERT INTO {qn(Member._meta.db_table)} ({', '.join(columns)}) "  # noqa: S608
+        f"SELECT {', '.join(values)} FROM ({source}) s ORDER BY s.line"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, job_id])
+        if connection.vendor == "postgresql":
+            # The sort of a big file in memory, not in temporary files (this transaction only).
+            cursor.execute("SELECT set_config('work_mem', '64MB', true)")
+        cursor.execute(sql, params)
         return cursor.rowcount
+
+
+def _members_conflicts_sql(job_id: int) -> Iterator[tuple[int, str]]:
+    """members_conflicts on PostgreSQL: one statement over every staged row of the job."""
+    source, params = _members_staged_sql(job_id)
+    members = connection.ops.quote_name(Member._meta.db_table)
+    sql = f"""
+        SELECT line, card_number, id_number, card_taken FROM (
+            SELECT s.line, s.card_number, s.id_number,
+                row_number() OVER (PARTITION BY s.card_number ORDER BY s.line) > 1
+                    OR EXISTS (SELECT FROM {members} m WHERE m.card_number = s.card_number) AS card_taken,
+                row_number() OVER (PARTITION BY s.id_number ORDER BY s.line) > 1
+                    OR EXISTS (SELECT FROM {members} m WHERE m.id_number = s.id_number) AS number_taken
+            FROM ({source}) s
+        ) t
+        WHERE card_taken OR number_taken
+        ORDER BY line
+    """  # noqa: S608 (table names only)
+    with connection.chunked_cursor() as cursor:  # a server-side cursor: a million taken rows stream
+        cursor.execute(sql, params)
+        while rows := cursor.fetchmany(CHUNK_ROWS):
+            for line, card_number, id_number, card_taken in rows:
+                if card_taken:
+                    yield line, f"card number {card_number} already belongs to a member"
+                else:
+                    yield line, f"id_number {id_number} already belongs to a member"
+
+
+# --- Members on PostgreSQL: a plain file near COPY's speed ---------------------------------
+#
+# A plain file (points_file_is_plain: no quotes, NULs, lone carriage returns, undecodable bytes
+# or over-long lines) goes to ImportStagedMemberText as it is, a line a row with its number, by
+# COPY (members_read_plain). One statement (members_checked) then reads each row the way
+# member_row_plain does: the rows of the usual shape are checked and converted there; the
+# others are read back in line order and parsed by parse_member_row as before, which stages them
+# in ImportStagedMember or words their refusal (members_check_odd). The cards and document
+# numbers that a member or an earlier row of the file has are named by one statement as well
+# (members_conflicts), and members_apply inserts both kinds of rows in one. Any other file is
+# read by FastCsvSource, row by row, as before.
+
+# What str.strip() removes (a test pins it against str.isspace): SQL trims the same characters.
+WHITESPACE = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B)))
+WHITESPACE += "\u2028\u2029\u202f\u205f\u3000"
+
+
+def _sql_day(year: str, month: str, day: str) -> str:
+    """The date of these integer expressions, NULL when there is no such day (never an error)."""
+    leap = f"CASE WHEN mod({year}, 4) = 0 AND (mod({year}, 100) <> 0 OR mod({year}, 400) = 0) THEN 1 ELSE 0 END"
+    last = f"CASE WHEN {month} = 2 THEN 28 + {leap} WHEN {month} IN (4, 6, 9, 11) THEN 30 ELSE 31 END"
+    return (
+        f"CASE WHEN {year} >= 1 AND {month} BETWEEN 1 AND 12 AND {day} BETWEEN 1 AND {last} "
+        f"THEN make_date({year}, {month}, {day}) END"
+    )
+
+
+def sql_plain_date(text: str) -> str:
+    """The date of a YYYY-MM-DD text as _plain_date reads it (without its range), NULL for any
+    other text."""
+    parts = (f"substr({text}, 1, 4)::int", f"substr({text}, 6, 2)::int", f"substr({text}, 9, 2)::int")
+    return f"CASE WHEN {text} ~ '^[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}$' THEN {_sql_day(*parts)} END"
+
+
+def sql_sa_id_born(number: str, this_year: str) -> str:
+    """sa_id_born of a text of 13 ASCII digits, as SQL (any other text: NULL): the citizenship
+    digit 0 or 1, the Luhn check digit (odd positions as they are, even ones doubled with their
+    digits summed: 2d, less 9 above 4) and a real YYMMDD in the hundred years up to `this_year`."""
+
+    def digit(position: int) -> str:
+        return f"(ascii(substr({number}, {position}, 1)) - 48)"
+
+    odd = " + ".join(digit(p) for p in range(1, 14, 2))
+    even = " + ".join(f"(2 * {digit(p)} - 9 * ({digit(p)} / 5))" for p in range(2, 13, 2))
+    century = f"(substr({number}, 1, 2)::int + 100 * ({this_year} / 100))"
+    year = f"({century} - CASE WHEN {century} > {this_year} THEN 100 ELSE 0 END)"
+    born = _sql_day(year, f"substr({number}, 3, 2)::int", f"substr({number}, 5, 2)::int")
+    return f"CASE WHEN {number} ~ '^[0-9]{{10}}[01][0-9]{{2}}$' AND mod({odd} + {even}, 10) = 0 THEN {born} END"
+
+
+def _sql_ascii(text: str) -> str:
+    return f"octet_length({text}) = char_length({text})"
+
+
+def members_checked(job_id: int, lookups: Lookups, today: dt.date) -> tuple[str, dict]:
+    """A statement, with its parameters, giving the job's rows of ImportStagedMemberText as
+    (line, ok, the _MEMBER_STAGED values): `ok` is true for a row member_row_plain reads on
+    `today`, with the values it gives (tests pin the two against each other), and false for any
+    other row, bad or not: parse_member_row says.
+
+    Each level computes its values once (OFFSET 0 keeps PostgreSQL from copying an expression
+    into every place that uses it). Names, tiers, properties and ID types that are not ASCII are
+    left to Python: PostgreSQL's lower() need not lower them as Python does."""
+    qn = connection.ops.quote_name
+    trim = {column: f"btrim(r.{qn(column)}, %(ws)s)" for column in MEMBER_COLUMNS}
+    params = {"job": job_id, "ws": WHITESPACE, "year": today.year, "today": today, "earliest": EARLIEST_DATE}
+    lookup_keys = {
+        "tier": [(key, tier.id) for key, tier in lookups.tiers.items()],
+        "property": [(key, prop.id) for key, prop in lookups.properties.items()],
+        "id_type": [(key, str(value)) for key, value in _ID_TYPE_ALIASES.items()],
+    }
+    joins = []
+    for kind, pairs in lookup_keys.items():
+        params[f"{kind}_keys"], params[f"{kind}_values"] = [key for key, _ in pairs], [value for _, value in pairs]
+        cast = "text" if kind == "id_type" else "bigint"
+        joins.append(
+            f"LEFT JOIN unnest(%({kind}_keys)s::text[], %({kind}_values)s::{cast}[]) AS k_{kind}(key, value) "
+            f"ON k_{kind}.key = s.{kind}"
+        )
+    sql = f"""
+        SELECT line, COALESCE(
+                card_number ~ '^[0-9]{{6,20}}$'
+                AND first_name <> '' AND last_name <> '' AND {_sql_ascii("first_name || last_name")}
+                AND char_length(first_name) <= 60 AND char_length(last_name) <= 60
+                AND id_type_value IS NOT NULL AND id_number ~ '^[A-Za-z0-9]+$'
+                AND CASE WHEN born IS NOT NULL THEN date_of_birth = '' OR typed_birth = born
+                    ELSE id_type_value <> 'sa_id' AND upper(id_number) ~ '^[A-Z0-9]{{5,20}}$'
+                         AND typed_birth IS NOT NULL END
+                AND tier_id IS NOT NULL AND property_id IS NOT NULL
+                AND (phone = '' OR phone ~ '^(0|\\+27)[1-9][0-9]{{8}}$')
+                AND (email = '' OR char_length(email) <= 320 AND email ~ '^{_PLAIN_EMAIL.pattern}$')
+                AND (app_registered_on = '' OR registered IS NOT NULL),
+            false) AS ok,
+            card_number, first_name, last_name, lower(first_name || ' ' || last_name) AS search_name,
+            CASE WHEN born IS NOT NULL THEN 'sa_id' ELSE id_type_value END AS id_type,
+            upper(id_number) AS id_number, COALESCE(born, typed_birth) AS date_of_birth,
+            CASE WHEN phone = '' THEN '' ELSE '+27' || right(phone, 9) END AS phone,
+            email, tier_id, property_id AS home_property_id, registered AS app_registered_on
+        FROM (
+            SELECT *,
+                CASE WHEN typed BETWEEN %(earliest)s AND %(today)s THEN typed END AS typed_birth,
+                CASE WHEN registered_on BETWEEN %(earliest)s AND %(today)s THEN registered_on END AS registered
+            FROM (
+                SELECT s.*, {sql_sa_id_born("s.id_number", "%(year)s")} AS born,
+                    {sql_plain_date("s.date_of_birth")} AS typed,
+                    {sql_plain_date("s.app_registered_on")} AS registered_on,
+                    CASE WHEN {_sql_ascii("s.id_type")} THEN k_id_type.value END AS id_type_value,
+                    CASE WHEN {_sql_ascii("s.tier")} THEN k_tier.value END AS tier_id,
+                    CASE WHEN {_sql_ascii("s.property")} THEN k_property.value END AS property_id
+                FROM (
+                    SELECT r.line, {trim["card_number"]} AS card_number, {trim["first_name"]} AS first_name,
+                        {trim["last_name"]} AS last_name, lower({trim["id_type"]}) AS id_type,
+                        {trim["id_number"]} AS id_number, {trim["date_of_birth"]} AS date_of_birth,
+                        lower({trim["tier"]}) AS tier, lower({trim["property"]}) AS property,
+                        replace({trim["phone"]}, ' ', '') AS phone, {trim["email"]} AS email,
+                        {trim["app_registered_on"]} AS app_registered_on
+                    FROM {qn(ImportStagedMemberText._meta.db_table)} r
+                    WHERE r.job_id = %(job)s
+                    OFFSET 0
+                ) s
+                {" ".join(joins)}
+                OFFSET 0
+            ) d
+        ) c
+    """  # noqa: S608 (table names and generated expressions; the values are parameters)
+    return sql, params
+
+
+def _members_checked_for(job_id: int) -> tuple[str, dict]:
+    """members_checked for a job as it was read: the lookups, and the day the job started."""
+    started = ImportJob.objects.filter(pk=job_id).values_list("started_at", flat=True).first()
+    return members_checked(job_id, Lookups.load(), timezone.localdate(started or timezone.now()))
+
+
+def members_read_plain(
+    binary: io.BufferedReader,
+    job_id: int,
+    errors: ErrorSpool,
+    counts: ImportCounts,
+    stage: Callable[[bytes, int], None],
+) -> None:
+    """A plain file (points_file_is_plain): its rows of 11 cells staged as they are, by COPY
+    (members_copy), CHUNK_ROWS rows or CHUNK_CHARS at a time, with the bytes of the file read
+    so far (the progress bar); a row of any other width is refused by its line, as CsvSource does."""
+    header = binary.readline(4 * MAX_LINE_CHARS + 2)
+    next(iter(CsvSource(io.BytesIO(header), ImportKind.MEMBERS)), None)  # FileRejected if wrong
+    commas, line, size, read = len(MEMBER_COLUMNS) - 1, 1, 0, len(header)
+    out: list[bytes] = []
+    for block in _blocks(binary):
+        lines = block.replace(b"\r\n", b"\n").split(b"\n")
+        if block.endswith(b"\n"):
+            lines.pop()  # the nothing after the last line ending
+        for body in lines:
+            line += 1
+            read += len(body) + 1
+            if body.count(b",") == commas:
+                counts.rows += 1
+                out.append(b"%d,%d,%b\n" % (job_id, line, body))
+                size += len(body)
+                if len(out) >= CHUNK_ROWS or size >= CHUNK_CHARS:
+                    stage(b"".join(out), read)
+                    out, size = [], 0
+                continue
+            text = body.decode()
+            cells = text.split(",")
+            if any(cell.strip() for cell in cells):  # blank lines, often at the end of a file, are not rows
+                counts.rows += 1
+                errors.add(line, f"expected {commas + 1} columns, found {len(cells)}", text)
+    if out:
+        stage(b"".join(out), read)
+
+
+def members_copy(data: bytes) -> None:
+    """Staging lines (CSV: job, line, the file's 11 cells) into ImportStagedMemberText."""
+    if not data:
+        return
+    columns = ", ".join(MEMBER_COLUMNS)
+    table = connection.ops.quote_name(ImportStagedMemberText._meta.db_table)
+    copy_sql = f"COPY {table} (job_id, line, {columns}) FROM STDIN (FORMAT csv, FORCE_NOT_NULL ({columns}))"
+    with connection.cursor() as cursor, cursor.cursor.copy(copy_sql) as copy:
+        copy.write(data)
+
+
+def members_check_odd(
+    job_id: int, lookups: Lookups, errors: ErrorSpool, counts: ImportCounts, stage: Callable[[list[tuple]], None]
+) -> None:
+    """The staged rows members_checked leaves to Python, in line order: parse_member_row stages
+    the good ones (`stage`, a batch at a time) and words the refusal of the others. A row of
+    blank cells is no row (CsvSource's rule), whatever blanks they are."""
+    sql, params = _members_checked_for(job_id)
+    qn = connection.ops.quote_name
+    odd = f"""
+        SELECT r.line, {", ".join(f"r.{qn(column)}" for column in MEMBER_COLUMNS)}
+        FROM {qn(ImportStagedMemberText._meta.db_table)} r
+        JOIN ({sql}) c ON c.line = r.line AND NOT c.ok
+        WHERE r.job_id = %(job)s
+        ORDER BY r.line
+    """  # noqa: S608 (table names only)
+    with connection.chunked_cursor() as cursor:  # a server-side cursor: a million odd rows stream
+        cursor.execute(odd, params)
+        while rows := cursor.fetchmany(CHUNK_ROWS):
+            good = []
+            for line, *cells in rows:
+                if not any(cell.strip() for cell in cells):
+                    counts.rows -= 1
+                    continue
+                try:
+                    member = parse_member_row(dict(zip(MEMBER_COLUMNS, cells, strict=True)), lookups)
+                except RowInvalid as invalid:
+                    errors.add(line, str(invalid), ",".join(cells))  # a plain row's text is its cells
+                    continue
+                good.append((job_id, line, *(getattr(member, column) for column in _MEMBER_STAGED)))
+            stage(good)
+
+
+def _members_staged_sql(job_id: int) -> tuple[str, dict]:
+    """Every staged row of the job as (line, the _MEMBER_STAGED values): those members_checked
+    finds ok and those parse_member_row staged. On PostgreSQL only."""
+    sql, params = _members_checked_for(job_id)
+    columns = ", ".join(connection.ops.quote_name(column) for column in ["line", *_MEMBER_STAGED])
+    staged = connection.ops.quote_name(ImportStagedMember._meta.db_table)
+    source = f"""
+        SELECT {columns} FROM ({sql}) c WHERE ok
+        UNION ALL
+        SELECT {columns} FROM {staged} WHERE job_id = %(job)s
+    """  # noqa: S608 (table and column names only)
+    return source, params
 
 
 # --- Points -----------------------------------------------------------------------------------
@@ -876,6 +1148,7 @@ def _points_skip_imported() -> str:
 
 def staging_clear(job_id: int) -> None:
     ImportStagedMember.objects.filter(job_id=job_id).delete()
+    ImportStagedMemberText.objects.filter(job_id=job_id).delete()
     ImportStagedPoints.objects.filter(job_id=job_id).delete()
 
 

@@ -346,6 +346,28 @@ class ImportStagedMember(models.Model):
         ]
 
 
+class ImportStagedMemberText(models.Model):
+    """A row of a plain members file as the file has it, cell by cell, written by COPY (PostgreSQL
+    only: members.imports.members_read_plain). One statement checks and converts the rows of the
+    usual shape (members_checked_sql); the others are parsed in Python and staged in
+    ImportStagedMember. No foreign key or index: the job's rows are only ever read whole, and
+    the table is UNLOGGED (migration 0013)."""
+
+    job = models.ForeignKey(ImportJob, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False)
+    line = models.PositiveIntegerField()
+    card_number = models.TextField()
+    first_name = models.TextField()
+    last_name = models.TextField()
+    id_type = models.TextField()
+    id_number = models.TextField()
+    date_of_birth = models.TextField()
+    tier = models.TextField()
+    property = models.TextField()
+    phone = models.TextField()
+    email = models.TextField()
+    app_registered_on = models.TextField()
+
+
 class ImportStagedPoints(models.Model):
     # On PostgreSQL the rows are written by COPY with their card number, and the member is found
     # by the final statement (members.imports.points_apply); member_id is SQLite's. No foreign
