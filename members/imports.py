@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
@@ -762,43 +762,33 @@ def members_conflicts(job_id: int) -> Iterator[tuple[int, str]]:
 
 
 def members_apply(job_id: int, now: dt.datetime) -> int:
-    """Move the job's staged members to the members table in one statement, in line order; how
-    many. On PostgreSQL with the rows of ImportStagedMemberText that members_checked finds ok."""
-    qn = connection.ops.quote_name
+    """Move the job's staged members to the members table in one statement; how many."""
     staged = {f.attname for f in ImportStagedMember._meta.concrete_fields}
-    columns, values, params = [], [], {}
+    columns, values, params = [], [], []
     for member_field in Member._meta.concrete_fields:
         if member_field.primary_key:
             continue
-        columns.append(qn(member_field.column))
+        columns.append(connection.ops.quote_name(member_field.column))
         if member_field.attname in _MEMBER_STAGED and member_field.attname in staged:
-            values.append(f"s.{qn(member_field.attname)}")
+            values.append(f"s.{connection.ops.quote_name(member_field.attname)}")
         else:  # what bulk_create would have written: created_at, and defaults for the rest
             value = now if member_field.attname == "created_at" else member_field.get_default()
-            values.append(f"%(default_{len(params)})s")
-            params[f"default_{len(params)}"] = member_field.get_db_prep_save(value, connection)
-    if connection.vendor == "postgresql":
-        source, source_params = _members_staged_sql(job_id)
-        params |= source_params
-    else:
-        source = f"SELECT * FROM {qn(ImportStagedMember._meta.db_table)} WHERE job_id = %(job)s"  # noqa: S608
-        params["job"] = job_id
+            values.append("%s")
+            params.append(member_field.get_db_prep_save(value, connection))
     sql = (
-        f"INSERT INTO {qn(Member._meta.db_table)} ({', '.join(columns)}) "  # noqa: S608
-        f"SELECT {', '.join(values)} FROM ({source}) s ORDER BY s.line"
+        f"INSERT INTO {connection.ops.quote_name(Member._meta.db_table)} ({', '.join(columns)}) "  # noqa: S608
+        f"SELECT {', '.join(values)} FROM {connection.ops.quote_name(ImportStagedMember._meta.db_table)} s "
+        "WHERE s.job_id = %s ORDER BY s.line"
     )
     with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            # The sort of a big file in memory, not in temporary files (this transaction only).
-            cursor.execute("SELECT set_config('work_mem', '64MB', true)")
-        cursor.execute(sql, params)
+        cursor.execute(sql, [*params, job_id])
         return cursor.rowcount
 
 
 def _members_conflicts_sql(job_id: int) -> Iterator[tuple[int, str]]:
     """members_conflicts on PostgreSQL: one statement over every staged row of the job."""
-    source, params = _members_staged_sql(job_id)
-    members = connection.ops.quote_name(Member._meta.db_table)
+    qn = connection.ops.quote_name
+    members, staged = qn(Member._meta.db_table), qn(ImportStagedMember._meta.db_table)
     sql = f"""
         SELECT line, card_number, id_number, card_taken FROM (
             SELECT s.line, s.card_number, s.id_number,
@@ -806,13 +796,14 @@ def _members_conflicts_sql(job_id: int) -> Iterator[tuple[int, str]]:
                     OR EXISTS (SELECT FROM {members} m WHERE m.card_number = s.card_number) AS card_taken,
                 row_number() OVER (PARTITION BY s.id_number ORDER BY s.line) > 1
                     OR EXISTS (SELECT FROM {members} m WHERE m.id_number = s.id_number) AS number_taken
-            FROM ({source}) s
+            FROM {staged} s
+            WHERE s.job_id = %(job)s
         ) t
         WHERE card_taken OR number_taken
         ORDER BY line
     """  # noqa: S608 (table names only)
     with connection.chunked_cursor() as cursor:  # a server-side cursor: a million taken rows stream
-        cursor.execute(sql, params)
+        cursor.execute(sql, {"job": job_id})
         while rows := cursor.fetchmany(CHUNK_ROWS):
             for line, card_number, id_number, card_taken in rows:
                 if card_taken:
@@ -833,9 +824,17 @@ def _members_conflicts_sql(job_id: int) -> Iterator[tuple[int, str]]:
 # (members_conflicts), and members_apply inserts both kinds of rows in one. Any other file is
 # read by FastCsvSource, row by row, as before.
 
-# What str.strip() removes (a test pins it against str.isspace): SQL trims the same characters.
-WHITESPACE = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B)))
-WHITESPACE += "\u2028\u2029\u202f\u205f\u3000"
+# The lead bytes of every whitespace character str.strip() removes but the space (a test pins
+# it), in UTF-8, and a few letters besides (e2 also starts curly quotes): a line holding one
+# is left to Python, as is a line with a space at either end of a cell. SQL then needs no trim.
+_ODD_BYTES = re.compile(rb"[\t\x0b\x0c\x1c-\x1f\xc2\xe1\xe2\xe3]")
+
+
+def _has_odd_spaces(text: bytes) -> bool:
+    """Whether these lines may hold a cell that str.strip() would change."""
+    if _ODD_BYTES.search(text) is not None or b" ," in text or b", " in text:
+        return True
+    return b" \n" in text or b"\n " in text or text[:1] == b" " or text[-1:] == b" "
 
 
 def _sql_day(year: str, month: str, day: str) -> str:
@@ -848,49 +847,75 @@ def _sql_day(year: str, month: str, day: str) -> str:
     )
 
 
+# A real day of 1900-2099 (29 February is left to Python): cast to a date, it cannot fail.
+_SQL_DATE = (
+    r"^(19|20)[0-9]{2}-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)"
+    r"|02-(0[1-9]|1[0-9]|2[0-8]))$"
+)
+
+
 def sql_plain_date(text: str) -> str:
-    """The date of a YYYY-MM-DD text as _plain_date reads it (without its range), NULL for any
-    other text."""
-    parts = (f"substr({text}, 1, 4)::int", f"substr({text}, 6, 2)::int", f"substr({text}, 9, 2)::int")
-    return f"CASE WHEN {text} ~ '^[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}$' THEN {_sql_day(*parts)} END"
+    """The date of a YYYY-MM-DD text from 1900 as _plain_date reads it, NULL for any other."""
+    return f"CASE WHEN {text} ~ '{_SQL_DATE}' THEN {text}::date END"
 
 
-def sql_sa_id_born(number: str, this_year: str) -> str:
-    """sa_id_born of a text of 13 ASCII digits, as SQL (any other text: NULL): the citizenship
-    digit 0 or 1, the Luhn check digit (odd positions as they are, even ones doubled with their
-    digits summed: 2d, less 9 above 4) and a real YYMMDD in the hundred years up to `this_year`."""
+def sql_sa_id_born(number: str, octets: str, this_year: str) -> str:
+    """sa_id_born of a text of 13 ASCII digits as SQL (of any other text: NULL); `octets` is the
+    text as bytea, whose digits get_byte reads cheaply. The citizenship digit 0 or 1, the Luhn
+    check digit (odd positions as they are, even ones doubled with their digits summed: 2d, less
+    9 above 4) and a real YYMMDD in the hundred years up to `this_year`."""
 
     def digit(position: int) -> str:
-        return f"(ascii(substr({number}, {position}, 1)) - 48)"
+        return f"(get_byte({octets}, {position - 1}) - 48)"
 
     odd = " + ".join(digit(p) for p in range(1, 14, 2))
     even = " + ".join(f"(2 * {digit(p)} - 9 * ({digit(p)} / 5))" for p in range(2, 13, 2))
-    century = f"(substr({number}, 1, 2)::int + 100 * ({this_year} / 100))"
+    century = f"({digit(1)} * 10 + {digit(2)} + 100 * ({this_year} / 100))"
     year = f"({century} - CASE WHEN {century} > {this_year} THEN 100 ELSE 0 END)"
-    born = _sql_day(year, f"substr({number}, 3, 2)::int", f"substr({number}, 5, 2)::int")
-    return f"CASE WHEN {number} ~ '^[0-9]{{10}}[01][0-9]{{2}}$' AND mod({odd} + {even}, 10) = 0 THEN {born} END"
+    born = _sql_day(year, f"({digit(3)} * 10 + {digit(4)})", f"({digit(5)} * 10 + {digit(6)})")
+    # Nested: get_byte must not read a text that is not 13 digits.
+    return (
+        f"CASE WHEN char_length({number}) = 13 AND {number} ~ '^[0-9]+$' THEN "
+        f"CASE WHEN {digit(11)} <= 1 AND mod({odd} + {even}, 10) = 0 THEN {born} END END"
+    )
+
+
+def _spellings(key: str) -> set[str]:
+    """A lower-case key as files usually spell it, ASCII only: each lower()s back to the key."""
+    return {
+        text for text in (key, key.upper(), key.title(), key.capitalize()) if text.isascii() and text.lower() == key
+    }
 
 
 def _sql_ascii(text: str) -> str:
     return f"octet_length({text}) = char_length({text})"
 
 
+# _PLAIN_EMAIL without its bounded repeats, which PostgreSQL's regular expressions run five
+# times slower; the length of the part after "@" is bounded instead (63: no label longer).
+_PLAIN_EMAIL_SQL = (
+    r"^[A-Za-z0-9_+-]+(\.[A-Za-z0-9_+-]+)*@"
+    r"[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z][A-Za-z]+$"
+)
+
+
 def members_checked(job_id: int, lookups: Lookups, today: dt.date) -> tuple[str, dict]:
     """A statement, with its parameters, giving the job's rows of ImportStagedMemberText as
-    (line, ok, the _MEMBER_STAGED values): `ok` is true for a row member_row_plain reads on
+    (line, ok, the _MEMBER_STAGED values): `ok` is true for a row that member_row_plain reads on
     `today`, with the values it gives (tests pin the two against each other), and false for any
     other row, bad or not: parse_member_row says.
 
     Each level computes its values once (OFFSET 0 keeps PostgreSQL from copying an expression
-    into every place that uses it). Names, tiers, properties and ID types that are not ASCII are
-    left to Python: PostgreSQL's lower() need not lower them as Python does."""
+    into every place that uses it). Rows with whitespace that strip() would remove are not
+    `plain` (members_read_plain), and names, tiers, properties and ID types that are not ASCII
+    are left to Python too: PostgreSQL's lower() need not lower them as Python does."""
     qn = connection.ops.quote_name
-    trim = {column: f"btrim(r.{qn(column)}, %(ws)s)" for column in MEMBER_COLUMNS}
-    params = {"job": job_id, "ws": WHITESPACE, "year": today.year, "today": today, "earliest": EARLIEST_DATE}
+    params = {"job": job_id, "year": today.year, "today": today, "earliest": EARLIEST_DATE}
+    # The keys in their usual spellings (lower() of a row's text costs more than all of these).
     lookup_keys = {
-        "tier": [(key, tier.id) for key, tier in lookups.tiers.items()],
-        "property": [(key, prop.id) for key, prop in lookups.properties.items()],
-        "id_type": [(key, str(value)) for key, value in _ID_TYPE_ALIASES.items()],
+        "tier": [(spelling, tier.id) for key, tier in lookups.tiers.items() for spelling in _spellings(key)],
+        "property": [(spelling, p.id) for key, p in lookups.properties.items() for spelling in _spellings(key)],
+        "id_type": [(spelling, str(v)) for key, v in _ID_TYPE_ALIASES.items() for spelling in _spellings(key)],
     }
     joins = []
     for kind, pairs in lookup_keys.items():
@@ -902,16 +927,19 @@ def members_checked(job_id: int, lookups: Lookups, today: dt.date) -> tuple[str,
         )
     sql = f"""
         SELECT line, COALESCE(
-                card_number ~ '^[0-9]{{6,20}}$'
-                AND first_name <> '' AND last_name <> '' AND {_sql_ascii("first_name || last_name")}
+                plain AND char_length(card_number) BETWEEN 6 AND 20 AND card_number ~ '^[0-9]+$'
+                AND first_name <> '' AND last_name <> ''
+                AND {_sql_ascii("first_name")} AND {_sql_ascii("last_name")}
                 AND char_length(first_name) <= 60 AND char_length(last_name) <= 60
                 AND id_type_value IS NOT NULL AND id_number ~ '^[A-Za-z0-9]+$'
                 AND CASE WHEN born IS NOT NULL THEN date_of_birth = '' OR typed_birth = born
-                    ELSE id_type_value <> 'sa_id' AND upper(id_number) ~ '^[A-Z0-9]{{5,20}}$'
+                    ELSE id_type_value <> 'sa_id' AND char_length(id_number) BETWEEN 5 AND 20
                          AND typed_birth IS NOT NULL END
                 AND tier_id IS NOT NULL AND property_id IS NOT NULL
-                AND (phone = '' OR phone ~ '^(0|\\+27)[1-9][0-9]{{8}}$')
-                AND (email = '' OR char_length(email) <= 320 AND email ~ '^{_PLAIN_EMAIL.pattern}$')
+                AND CASE char_length(phone) WHEN 0 THEN true WHEN 10 THEN phone ~ '^0[1-9][0-9]+$'
+                    WHEN 12 THEN phone ~ '^\\+27[1-9][0-9]+$' ELSE false END
+                AND (email = '' OR char_length(email) <= 320 AND char_length(email) - strpos(email, '@') <= 63
+                     AND email ~ '{_PLAIN_EMAIL_SQL}')
                 AND (app_registered_on = '' OR registered IS NOT NULL),
             false) AS ok,
             card_number, first_name, last_name, lower(first_name || ' ' || last_name) AS search_name,
@@ -924,19 +952,15 @@ def members_checked(job_id: int, lookups: Lookups, today: dt.date) -> tuple[str,
                 CASE WHEN typed BETWEEN %(earliest)s AND %(today)s THEN typed END AS typed_birth,
                 CASE WHEN registered_on BETWEEN %(earliest)s AND %(today)s THEN registered_on END AS registered
             FROM (
-                SELECT s.*, {sql_sa_id_born("s.id_number", "%(year)s")} AS born,
+                SELECT s.*, {sql_sa_id_born("s.id_number", "s.id_octets", "%(year)s")} AS born,
                     {sql_plain_date("s.date_of_birth")} AS typed,
                     {sql_plain_date("s.app_registered_on")} AS registered_on,
-                    CASE WHEN {_sql_ascii("s.id_type")} THEN k_id_type.value END AS id_type_value,
-                    CASE WHEN {_sql_ascii("s.tier")} THEN k_tier.value END AS tier_id,
-                    CASE WHEN {_sql_ascii("s.property")} THEN k_property.value END AS property_id
+                    k_id_type.value AS id_type_value, k_tier.value AS tier_id, k_property.value AS property_id
                 FROM (
-                    SELECT r.line, {trim["card_number"]} AS card_number, {trim["first_name"]} AS first_name,
-                        {trim["last_name"]} AS last_name, lower({trim["id_type"]}) AS id_type,
-                        {trim["id_number"]} AS id_number, {trim["date_of_birth"]} AS date_of_birth,
-                        lower({trim["tier"]}) AS tier, lower({trim["property"]}) AS property,
-                        replace({trim["phone"]}, ' ', '') AS phone, {trim["email"]} AS email,
-                        {trim["app_registered_on"]} AS app_registered_on
+                    SELECT r.line, r.plain, r.card_number, r.first_name, r.last_name, r.id_type,
+                        r.id_number, convert_to(r.id_number, 'UTF8') AS id_octets, r.date_of_birth,
+                        r.tier, r.property,
+                        replace(r.phone, ' ', '') AS phone, r.email, r.app_registered_on
                     FROM {qn(ImportStagedMemberText._meta.db_table)} r
                     WHERE r.job_id = %(job)s
                     OFFSET 0
@@ -947,12 +971,6 @@ def members_checked(job_id: int, lookups: Lookups, today: dt.date) -> tuple[str,
         ) c
     """  # noqa: S608 (table names and generated expressions; the values are parameters)
     return sql, params
-
-
-def _members_checked_for(job_id: int) -> tuple[str, dict]:
-    """members_checked for a job as it was read: the lookups, and the day the job started."""
-    started = ImportJob.objects.filter(pk=job_id).values_list("started_at", flat=True).first()
-    return members_checked(job_id, Lookups.load(), timezone.localdate(started or timezone.now()))
 
 
 def members_read_plain(
@@ -970,7 +988,9 @@ def members_read_plain(
     commas, line, size, read = len(MEMBER_COLUMNS) - 1, 1, 0, len(header)
     out: list[bytes] = []
     for block in _blocks(binary):
-        lines = block.replace(b"\r\n", b"\n").split(b"\n")
+        text = block.replace(b"\r\n", b"\n")
+        odd_block = _has_odd_spaces(text)  # rarely: then each line is looked at
+        lines = text.split(b"\n")
         if block.endswith(b"\n"):
             lines.pop()  # the nothing after the last line ending
         for body in lines:
@@ -978,7 +998,8 @@ def members_read_plain(
             read += len(body) + 1
             if body.count(b",") == commas:
                 counts.rows += 1
-                out.append(b"%d,%d,%b\n" % (job_id, line, body))
+                plain = b"f" if odd_block and _has_odd_spaces(body) else b"t"
+                out.append(b"%d,%d,%b,%b\n" % (job_id, line, plain, body))
                 size += len(body)
                 if len(out) >= CHUNK_ROWS or size >= CHUNK_CHARS:
                     stage(b"".join(out), read)
@@ -994,33 +1015,44 @@ def members_read_plain(
 
 
 def members_copy(data: bytes) -> None:
-    """Staging lines (CSV: job, line, the file's 11 cells) into ImportStagedMemberText."""
+    """Staging lines (CSV: job, line, plain, the file's 11 cells) into ImportStagedMemberText."""
     if not data:
         return
     columns = ", ".join(MEMBER_COLUMNS)
     table = connection.ops.quote_name(ImportStagedMemberText._meta.db_table)
-    copy_sql = f"COPY {table} (job_id, line, {columns}) FROM STDIN (FORMAT csv, FORCE_NOT_NULL ({columns}))"
+    copy_sql = f"COPY {table} (job_id, line, plain, {columns}) FROM STDIN (FORMAT csv, FORCE_NOT_NULL ({columns}))"
     with connection.cursor() as cursor, cursor.cursor.copy(copy_sql) as copy:
         copy.write(data)
 
 
-def members_check_odd(
+def members_check(
     job_id: int, lookups: Lookups, errors: ErrorSpool, counts: ImportCounts, stage: Callable[[list[tuple]], None]
 ) -> None:
-    """The staged rows members_checked leaves to Python, in line order: parse_member_row stages
-    the good ones (`stage`, a batch at a time) and words the refusal of the others. A row of
-    blank cells is no row (CsvSource's rule), whatever blanks they are."""
-    sql, params = _members_checked_for(job_id)
+    """Check the job's ImportStagedMemberText rows into ImportStagedMember: those of the usual
+    shape by one statement (members_checked), then the others in line order by parse_member_row,
+    which stages the good ones (`stage`, a batch at a time) and words the refusal of the rest. A
+    row of blank cells is no row (CsvSource's rule), whatever blanks they are."""
+    started = ImportJob.objects.filter(pk=job_id).values_list("started_at", flat=True).first()
+    checked, params = members_checked(job_id, lookups, timezone.localdate(started or timezone.now()))
     qn = connection.ops.quote_name
+    text, staged = qn(ImportStagedMemberText._meta.db_table), qn(ImportStagedMember._meta.db_table)
+    columns = ", ".join(qn(column) for column in _MEMBER_STAGED)
+    with transaction.atomic(), connection.cursor() as cursor:
+        # Compiling this statement's many expressions costs more than it saves.
+        cursor.execute("SELECT set_config('jit', 'off', true)")
+        cursor.execute(
+            f"INSERT INTO {staged} (job_id, line, {columns}) "  # noqa: S608 (names only)
+            f"SELECT %(job)s, line, {columns} FROM ({checked}) c WHERE ok",
+            params,
+        )
     odd = f"""
         SELECT r.line, {", ".join(f"r.{qn(column)}" for column in MEMBER_COLUMNS)}
-        FROM {qn(ImportStagedMemberText._meta.db_table)} r
-        JOIN ({sql}) c ON c.line = r.line AND NOT c.ok
-        WHERE r.job_id = %(job)s
+        FROM {text} r
+        WHERE r.job_id = %(job)s AND NOT EXISTS (SELECT FROM {staged} s WHERE s.job_id = %(job)s AND s.line = r.line)
         ORDER BY r.line
     """  # noqa: S608 (table names only)
     with connection.chunked_cursor() as cursor:  # a server-side cursor: a million odd rows stream
-        cursor.execute(odd, params)
+        cursor.execute(odd, {"job": job_id})
         while rows := cursor.fetchmany(CHUNK_ROWS):
             good = []
             for line, *cells in rows:
@@ -1034,20 +1066,6 @@ def members_check_odd(
                     continue
                 good.append((job_id, line, *(getattr(member, column) for column in _MEMBER_STAGED)))
             stage(good)
-
-
-def _members_staged_sql(job_id: int) -> tuple[str, dict]:
-    """Every staged row of the job as (line, the _MEMBER_STAGED values): those members_checked
-    finds ok and those parse_member_row staged. On PostgreSQL only."""
-    sql, params = _members_checked_for(job_id)
-    columns = ", ".join(connection.ops.quote_name(column) for column in ["line", *_MEMBER_STAGED])
-    staged = connection.ops.quote_name(ImportStagedMember._meta.db_table)
-    source = f"""
-        SELECT {columns} FROM ({sql}) c WHERE ok
-        UNION ALL
-        SELECT {columns} FROM {staged} WHERE job_id = %(job)s
-    """  # noqa: S608 (table and column names only)
-    return source, params
 
 
 # --- Points -----------------------------------------------------------------------------------

@@ -355,6 +355,8 @@ class ImportStagedMemberText(models.Model):
 
     job = models.ForeignKey(ImportJob, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False)
     line = models.PositiveIntegerField()
+    # False when the line holds whitespace that str.strip() may remove from a cell: Python reads it.
+    plain = models.BooleanField()
     card_number = models.TextField()
     first_name = models.TextField()
     last_name = models.TextField()

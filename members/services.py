@@ -33,7 +33,7 @@ from members.imports import (
     chunks,
     heap_frozen,
     members_apply,
-    members_check_odd,
+    members_check,
     members_chunk_check,
     members_conflicts,
     members_copy,
@@ -631,8 +631,9 @@ def _points_read(job: ImportJob, claim: str, binary, reader: PointsReader) -> No
 
 
 def _members_read(job: ImportJob, claim: str, binary, lookups: Lookups, errors: ErrorSpool, counts: ImportCounts):
-    """Stage a plain members file through COPY, a block a short transaction (heartbeat and
-    progress), then parse the rows the SQL check leaves to Python, a batch a transaction."""
+    """Stage a plain members file through COPY, a chunk a short transaction (heartbeat and
+    progress), then check it: one statement, and Python for the rows it leaves, a batch a
+    transaction."""
 
     def stage(data: bytes, read_bytes: int) -> None:
         with transaction.atomic():
@@ -647,7 +648,7 @@ def _members_read(job: ImportJob, claim: str, binary, lookups: Lookups, errors: 
             members_stage(rows)
 
     members_read_plain(binary, job.pk, errors, counts, stage)
-    members_check_odd(job.pk, lookups, errors, counts, stage_rows)
+    members_check(job.pk, lookups, errors, counts, stage_rows)
 
 
 class _PointsRejected(Exception):

@@ -26,6 +26,7 @@ class Migration(migrations.Migration):
             fields=[
                 ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
                 ("line", models.PositiveIntegerField()),
+                ("plain", models.BooleanField()),
                 ("card_number", models.TextField()),
                 ("first_name", models.TextField()),
                 ("last_name", models.TextField()),
