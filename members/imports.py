@@ -1051,9 +1051,20 @@ def members_check(
         WHERE r.job_id = %(job)s AND NOT EXISTS (SELECT FROM {staged} s WHERE s.job_id = %(job)s AND s.line = r.line)
         ORDER BY r.line
     """  # noqa: S608 (table names only)
-    with connection.chunked_cursor() as cursor:  # a server-side cursor: a million odd rows stream
-        cursor.execute(odd, {"job": job_id})
-        while rows := cursor.fetchmany(CHUNK_ROWS):
+    name = f"members_odd_{job_id}"
+    with transaction.atomic(), connection.cursor() as cursor:
+        # A cursor, so that a million odd rows stream; planned for all its rows, not for the
+        # first ones (a loop over the staging table for each row: minutes), and held, so the
+        # batches below commit one by one.
+        cursor.execute(
+            "SELECT set_config('cursor_tuple_fraction', '1', true), set_config('enable_nestloop', 'off', true)"
+        )
+        cursor.execute(f"DECLARE {name} NO SCROLL CURSOR WITH HOLD FOR {odd}", {"job": job_id})
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(f"FETCH {CHUNK_ROWS} FROM {name}")
+            rows = cursor.fetchall()
+        while rows:
             good = []
             for line, *cells in rows:
                 if not any(cell.strip() for cell in cells):
@@ -1066,6 +1077,13 @@ def members_check(
                     continue
                 good.append((job_id, line, *(getattr(member, column) for column in _MEMBER_STAGED)))
             stage(good)
+            with connection.cursor() as cursor:
+                cursor.execute(f"FETCH {CHUNK_ROWS} FROM {name}")
+                rows = cursor.fetchall()
+    finally:
+        if not connection.needs_rollback:  # else the error that stopped us is the one to see
+            with connection.cursor() as cursor:
+                cursor.execute(f"CLOSE {name}")
 
 
 # --- Points -----------------------------------------------------------------------------------
