@@ -781,6 +781,10 @@ def members_apply(job_id: int, now: dt.datetime) -> int:
         "WHERE s.job_id = %s ORDER BY s.line"
     )
     with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            # The sort of a big file in memory, not in temporary files, and no JIT compiling for
+            # a plain insert (this transaction only).
+            cursor.execute("SELECT set_config('work_mem', '64MB', true), set_config('jit', 'off', true)")
         cursor.execute(sql, [*params, job_id])
         return cursor.rowcount
 
@@ -816,13 +820,14 @@ def _members_conflicts_sql(job_id: int) -> Iterator[tuple[int, str]]:
 #
 # A plain file (points_file_is_plain: no quotes, NULs, lone carriage returns, undecodable bytes
 # or over-long lines) goes to ImportStagedMemberText as it is, a line a row with its number, by
-# COPY (members_read_plain). One statement (members_checked) then reads each row the way
-# member_row_plain does: the rows of the usual shape are checked and converted there; the
+# COPY (members_read_plain). One statement (members_checked, in members_check) then checks the
+# rows of the usual shape as member_row_plain would and writes them to ImportStagedMember; the
 # others are read back in line order and parsed by parse_member_row as before, which stages them
-# in ImportStagedMember or words their refusal (members_check_odd). The cards and document
-# numbers that a member or an earlier row of the file has are named by one statement as well
-# (members_conflicts), and members_apply inserts both kinds of rows in one. Any other file is
-# read by FastCsvSource, row by row, as before.
+# too or words their refusal. The cards and document numbers that a member or an earlier row of
+# the file has are named by one statement (members_conflicts: when the insert of members_apply
+# hits a unique index, or the file has other bad rows). Any other file is read by FastCsvSource,
+# row by row, as before. (A card or number repeated in a chain, row 3 repeating row 2's card and
+# row 4 row 3's number, names row 4 here, not on the row-by-row path, where row 3 took nothing.)
 
 # The lead bytes of every whitespace character str.strip() removes but the space (a test pins
 # it), in UTF-8, and a few letters besides (e2 also starts curly quotes): a line holding one
@@ -915,7 +920,10 @@ def members_checked(job_id: int, lookups: Lookups, today: dt.date) -> tuple[str,
     lookup_keys = {
         "tier": [(spelling, tier.id) for key, tier in lookups.tiers.items() for spelling in _spellings(key)],
         "property": [(spelling, p.id) for key, p in lookups.properties.items() for spelling in _spellings(key)],
-        "id_type": [(spelling, str(v)) for key, v in _ID_TYPE_ALIASES.items() for spelling in _spellings(key)],
+        "id_type": [
+            *((spelling, str(v)) for key, v in _ID_TYPE_ALIASES.items() for spelling in _spellings(key)),
+            *((label, str(value)) for value, label in IdType.choices if label not in _spellings(label.lower())),
+        ],
     }
     joins = []
     for kind, pairs in lookup_keys.items():
@@ -1045,6 +1053,8 @@ def members_check(
             f"SELECT %(job)s, line, {columns} FROM ({checked}) c WHERE ok",
             params,
         )
+        if cursor.rowcount == counts.rows - errors.count:
+            return  # every row staged by COPY was of the usual shape (the others so far: too wide)
     odd = f"""
         SELECT r.line, {", ".join(f"r.{qn(column)}" for column in MEMBER_COLUMNS)}
         FROM {text} r

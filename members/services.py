@@ -537,7 +537,7 @@ def _import_file(job: ImportJob, claim: str, actor: Actor, errors: ErrorSpool, c
     message = ""
     with open(job.file.path, "rb") as binary:
         # A plain members file on PostgreSQL: COPY, then checked by whole statements
-        # (members.imports.members_read_plain, members_check_odd, members_conflicts).
+        # (members.imports.members_read_plain, members_check, members_conflicts).
         bulk_members = job.kind == ImportKind.MEMBERS and connection.vendor == "postgresql"
         bulk_members = bulk_members and points_file_is_plain(binary)
         # Any other members file is read the fast way (its rows are cheap to check; reading dominated).
