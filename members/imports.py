@@ -39,8 +39,10 @@ from members.identity import (
     validate_identity,
 )
 from members.models import (
+    ImportJob,
     ImportKind,
     ImportStagedMember,
+    ImportStagedMemberText,
     ImportStagedPoints,
     Member,
     PointsEntry,
@@ -736,7 +738,12 @@ def members_stage(rows: list[tuple]) -> None:
 
 def members_conflicts(job_id: int) -> Iterator[tuple[int, str]]:
     """Staged rows whose card or number a member got since they were checked (another
-    import or a sign-up meanwhile), as row errors."""
+    import or a sign-up meanwhile), as row errors in line order. On PostgreSQL also those whose
+    card or number an earlier staged row of the file has (a plain file's rows are staged
+    unchecked: members_read_plain)."""
+    if connection.vendor == "postgresql":
+        yield from _members_conflicts_sql(job_id)
+        return
     rows = (
         ImportStagedMember.objects.filter(job_id=job_id)
         .filter(
@@ -774,8 +781,319 @@ def members_apply(job_id: int, now: dt.datetime) -> int:
         "WHERE s.job_id = %s ORDER BY s.line"
     )
     with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            # The sort of a big file in memory, not in temporary files, and no JIT compiling for
+            # a plain insert (this transaction only).
+            cursor.execute("SELECT set_config('work_mem', '64MB', true), set_config('jit', 'off', true)")
         cursor.execute(sql, [*params, job_id])
         return cursor.rowcount
+
+
+def _members_conflicts_sql(job_id: int) -> Iterator[tuple[int, str]]:
+    """members_conflicts on PostgreSQL: one statement over every staged row of the job."""
+    qn = connection.ops.quote_name
+    members, staged = qn(Member._meta.db_table), qn(ImportStagedMember._meta.db_table)
+    sql = f"""
+        SELECT line, card_number, id_number, card_taken FROM (
+            SELECT s.line, s.card_number, s.id_number,
+                row_number() OVER (PARTITION BY s.card_number ORDER BY s.line) > 1
+                    OR EXISTS (SELECT FROM {members} m WHERE m.card_number = s.card_number) AS card_taken,
+                row_number() OVER (PARTITION BY s.id_number ORDER BY s.line) > 1
+                    OR EXISTS (SELECT FROM {members} m WHERE m.id_number = s.id_number) AS number_taken
+            FROM {staged} s
+            WHERE s.job_id = %(job)s
+        ) t
+        WHERE card_taken OR number_taken
+        ORDER BY line
+    """  # noqa: S608 (table names only)
+    with connection.chunked_cursor() as cursor:  # a server-side cursor: a million taken rows stream
+        cursor.execute(sql, {"job": job_id})
+        while rows := cursor.fetchmany(CHUNK_ROWS):
+            for line, card_number, id_number, card_taken in rows:
+                if card_taken:
+                    yield line, f"card number {card_number} already belongs to a member"
+                else:
+                    yield line, f"id_number {id_number} already belongs to a member"
+
+
+# --- Members on PostgreSQL: a plain file near COPY's speed ---------------------------------
+#
+# A plain file (points_file_is_plain: no quotes, NULs, lone carriage returns, undecodable bytes
+# or over-long lines) goes to ImportStagedMemberText as it is, a line a row with its number, by
+# COPY (members_read_plain). One statement (members_checked, in members_check) then checks the
+# rows of the usual shape as member_row_plain would and writes them to ImportStagedMember; the
+# others are read back in line order and parsed by parse_member_row as before, which stages them
+# too or words their refusal. The cards and document numbers that a member or an earlier row of
+# the file has are named by one statement (members_conflicts: when the insert of members_apply
+# hits a unique index, or the file has other bad rows). Any other file is read by FastCsvSource,
+# row by row, as before. (A card or number repeated in a chain, row 3 repeating row 2's card and
+# row 4 row 3's number, names row 4 here, not on the row-by-row path, where row 3 took nothing.)
+
+# The lead bytes of every whitespace character str.strip() removes but the space (a test pins
+# it), in UTF-8, and a few letters besides (e2 also starts curly quotes): a line holding one
+# is left to Python, as is a line with a space at either end of a cell. SQL then needs no trim.
+_ODD_BYTES = re.compile(rb"[\t\x0b\x0c\x1c-\x1f\xc2\xe1\xe2\xe3]")
+
+
+def _has_odd_spaces(text: bytes) -> bool:
+    """Whether these lines may hold a cell that str.strip() would change."""
+    if _ODD_BYTES.search(text) is not None or b" ," in text or b", " in text:
+        return True
+    return b" \n" in text or b"\n " in text or text[:1] == b" " or text[-1:] == b" "
+
+
+def _sql_day(year: str, month: str, day: str) -> str:
+    """The date of these integer expressions, NULL when there is no such day (never an error)."""
+    leap = f"CASE WHEN mod({year}, 4) = 0 AND (mod({year}, 100) <> 0 OR mod({year}, 400) = 0) THEN 1 ELSE 0 END"
+    last = f"CASE WHEN {month} = 2 THEN 28 + {leap} WHEN {month} IN (4, 6, 9, 11) THEN 30 ELSE 31 END"
+    return (
+        f"CASE WHEN {year} >= 1 AND {month} BETWEEN 1 AND 12 AND {day} BETWEEN 1 AND {last} "
+        f"THEN make_date({year}, {month}, {day}) END"
+    )
+
+
+# A real day of 1900-2099 (29 February is left to Python): cast to a date, it cannot fail.
+_SQL_DATE = (
+    r"^(19|20)[0-9]{2}-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)"
+    r"|02-(0[1-9]|1[0-9]|2[0-8]))$"
+)
+
+
+def sql_plain_date(text: str) -> str:
+    """The date of a YYYY-MM-DD text from 1900 as _plain_date reads it, NULL for any other."""
+    return f"CASE WHEN {text} ~ '{_SQL_DATE}' THEN {text}::date END"
+
+
+def sql_sa_id_born(number: str, octets: str, this_year: str) -> str:
+    """sa_id_born of a text of 13 ASCII digits as SQL (of any other text: NULL); `octets` is the
+    text as bytea, whose digits get_byte reads cheaply. The citizenship digit 0 or 1, the Luhn
+    check digit (odd positions as they are, even ones doubled with their digits summed: 2d, less
+    9 above 4) and a real YYMMDD in the hundred years up to `this_year`."""
+
+    def digit(position: int) -> str:
+        return f"(get_byte({octets}, {position - 1}) - 48)"
+
+    odd = " + ".join(digit(p) for p in range(1, 14, 2))
+    even = " + ".join(f"(2 * {digit(p)} - 9 * ({digit(p)} / 5))" for p in range(2, 13, 2))
+    century = f"({digit(1)} * 10 + {digit(2)} + 100 * ({this_year} / 100))"
+    year = f"({century} - CASE WHEN {century} > {this_year} THEN 100 ELSE 0 END)"
+    born = _sql_day(year, f"({digit(3)} * 10 + {digit(4)})", f"({digit(5)} * 10 + {digit(6)})")
+    # Nested: get_byte must not read a text that is not 13 digits.
+    return (
+        f"CASE WHEN char_length({number}) = 13 AND {number} ~ '^[0-9]+$' THEN "
+        f"CASE WHEN {digit(11)} <= 1 AND mod({odd} + {even}, 10) = 0 THEN {born} END END"
+    )
+
+
+def _spellings(key: str) -> set[str]:
+    """A lower-case key as files usually spell it, ASCII only: each lower()s back to the key."""
+    return {
+        text for text in (key, key.upper(), key.title(), key.capitalize()) if text.isascii() and text.lower() == key
+    }
+
+
+def _sql_ascii(text: str) -> str:
+    return f"octet_length({text}) = char_length({text})"
+
+
+# _PLAIN_EMAIL without its bounded repeats, which PostgreSQL's regular expressions run five
+# times slower; the length of the part after "@" is bounded instead (63: no label longer).
+_PLAIN_EMAIL_SQL = (
+    r"^[A-Za-z0-9_+-]+(\.[A-Za-z0-9_+-]+)*@"
+    r"[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z][A-Za-z]+$"
+)
+
+
+def members_checked(job_id: int, lookups: Lookups, today: dt.date) -> tuple[str, dict]:
+    """A statement, with its parameters, giving the job's rows of ImportStagedMemberText as
+    (line, ok, the _MEMBER_STAGED values): `ok` is true for a row that member_row_plain reads on
+    `today`, with the values it gives (tests pin the two against each other), and false for any
+    other row, bad or not: parse_member_row says.
+
+    Each level computes its values once (OFFSET 0 keeps PostgreSQL from copying an expression
+    into every place that uses it). Rows with whitespace that strip() would remove are not
+    `plain` (members_read_plain), and names, tiers, properties and ID types that are not ASCII
+    are left to Python too: PostgreSQL's lower() need not lower them as Python does."""
+    qn = connection.ops.quote_name
+    params = {"job": job_id, "year": today.year, "today": today, "earliest": EARLIEST_DATE}
+    # The keys in their usual spellings (lower() of a row's text costs more than all of these).
+    lookup_keys = {
+        "tier": [(spelling, tier.id) for key, tier in lookups.tiers.items() for spelling in _spellings(key)],
+        "property": [(spelling, p.id) for key, p in lookups.properties.items() for spelling in _spellings(key)],
+        "id_type": [
+            *((spelling, str(v)) for key, v in _ID_TYPE_ALIASES.items() for spelling in _spellings(key)),
+            *((label, str(value)) for value, label in IdType.choices if label not in _spellings(label.lower())),
+        ],
+    }
+    joins = []
+    for kind, pairs in lookup_keys.items():
+        params[f"{kind}_keys"], params[f"{kind}_values"] = [key for key, _ in pairs], [value for _, value in pairs]
+        cast = "text" if kind == "id_type" else "bigint"
+        joins.append(
+            f"LEFT JOIN unnest(%({kind}_keys)s::text[], %({kind}_values)s::{cast}[]) AS k_{kind}(key, value) "
+            f"ON k_{kind}.key = s.{kind}"
+        )
+    sql = f"""
+        SELECT line, COALESCE(
+                plain AND char_length(card_number) BETWEEN 6 AND 20 AND card_number ~ '^[0-9]+$'
+                AND first_name <> '' AND last_name <> ''
+                AND {_sql_ascii("first_name")} AND {_sql_ascii("last_name")}
+                AND char_length(first_name) <= 60 AND char_length(last_name) <= 60
+                AND id_type_value IS NOT NULL AND id_number ~ '^[A-Za-z0-9]+$'
+                AND CASE WHEN born IS NOT NULL THEN date_of_birth = '' OR typed_birth = born
+                    ELSE id_type_value <> 'sa_id' AND char_length(id_number) BETWEEN 5 AND 20
+                         AND typed_birth IS NOT NULL END
+                AND tier_id IS NOT NULL AND property_id IS NOT NULL
+                AND CASE char_length(phone) WHEN 0 THEN true WHEN 10 THEN phone ~ '^0[1-9][0-9]+$'
+                    WHEN 12 THEN phone ~ '^\\+27[1-9][0-9]+$' ELSE false END
+                AND (email = '' OR char_length(email) <= 320 AND char_length(email) - strpos(email, '@') <= 63
+                     AND email ~ '{_PLAIN_EMAIL_SQL}')
+                AND (app_registered_on = '' OR registered IS NOT NULL),
+            false) AS ok,
+            card_number, first_name, last_name, lower(first_name || ' ' || last_name) AS search_name,
+            CASE WHEN born IS NOT NULL THEN 'sa_id' ELSE id_type_value END AS id_type,
+            upper(id_number) AS id_number, COALESCE(born, typed_birth) AS date_of_birth,
+            CASE WHEN phone = '' THEN '' ELSE '+27' || right(phone, 9) END AS phone,
+            email, tier_id, property_id AS home_property_id, registered AS app_registered_on
+        FROM (
+            SELECT *,
+                CASE WHEN typed BETWEEN %(earliest)s AND %(today)s THEN typed END AS typed_birth,
+                CASE WHEN registered_on BETWEEN %(earliest)s AND %(today)s THEN registered_on END AS registered
+            FROM (
+                SELECT s.*, {sql_sa_id_born("s.id_number", "s.id_octets", "%(year)s")} AS born,
+                    {sql_plain_date("s.date_of_birth")} AS typed,
+                    {sql_plain_date("s.app_registered_on")} AS registered_on,
+                    k_id_type.value AS id_type_value, k_tier.value AS tier_id, k_property.value AS property_id
+                FROM (
+                    SELECT r.line, r.plain, r.card_number, r.first_name, r.last_name, r.id_type,
+                        r.id_number, convert_to(r.id_number, 'UTF8') AS id_octets, r.date_of_birth,
+                        r.tier, r.property,
+                        replace(r.phone, ' ', '') AS phone, r.email, r.app_registered_on
+                    FROM {qn(ImportStagedMemberText._meta.db_table)} r
+                    WHERE r.job_id = %(job)s
+                    OFFSET 0
+                ) s
+                {" ".join(joins)}
+                OFFSET 0
+            ) d
+        ) c
+    """  # noqa: S608 (table names and generated expressions; the values are parameters)
+    return sql, params
+
+
+def members_read_plain(
+    binary: io.BufferedReader,
+    job_id: int,
+    errors: ErrorSpool,
+    counts: ImportCounts,
+    stage: Callable[[bytes, int], None],
+) -> None:
+    """A plain file (points_file_is_plain): its rows of 11 cells staged as they are, by COPY
+    (members_copy), CHUNK_ROWS rows or CHUNK_CHARS at a time, with the bytes of the file read
+    so far (the progress bar); a row of any other width is refused by its line, as CsvSource does."""
+    header = binary.readline(4 * MAX_LINE_CHARS + 2)
+    next(iter(CsvSource(io.BytesIO(header), ImportKind.MEMBERS)), None)  # FileRejected if wrong
+    commas, line, size, read = len(MEMBER_COLUMNS) - 1, 1, 0, len(header)
+    out: list[bytes] = []
+    for block in _blocks(binary):
+        text = block.replace(b"\r\n", b"\n")
+        odd_block = _has_odd_spaces(text)  # rarely: then each line is looked at
+        lines = text.split(b"\n")
+        if block.endswith(b"\n"):
+            lines.pop()  # the nothing after the last line ending
+        for body in lines:
+            line += 1
+            read += len(body) + 1
+            if body.count(b",") == commas:
+                counts.rows += 1
+                plain = b"f" if odd_block and _has_odd_spaces(body) else b"t"
+                out.append(b"%d,%d,%b,%b\n" % (job_id, line, plain, body))
+                size += len(body)
+                if len(out) >= CHUNK_ROWS or size >= CHUNK_CHARS:
+                    stage(b"".join(out), read)
+                    out, size = [], 0
+                continue
+            text = body.decode()
+            cells = text.split(",")
+            if any(cell.strip() for cell in cells):  # blank lines, often at the end of a file, are not rows
+                counts.rows += 1
+                errors.add(line, f"expected {commas + 1} columns, found {len(cells)}", text)
+    if out:
+        stage(b"".join(out), read)
+
+
+def members_copy(data: bytes) -> None:
+    """Staging lines (CSV: job, line, plain, the file's 11 cells) into ImportStagedMemberText."""
+    if not data:
+        return
+    columns = ", ".join(MEMBER_COLUMNS)
+    table = connection.ops.quote_name(ImportStagedMemberText._meta.db_table)
+    copy_sql = f"COPY {table} (job_id, line, plain, {columns}) FROM STDIN (FORMAT csv, FORCE_NOT_NULL ({columns}))"
+    with connection.cursor() as cursor, cursor.cursor.copy(copy_sql) as copy:
+        copy.write(data)
+
+
+def members_check(
+    job_id: int, lookups: Lookups, errors: ErrorSpool, counts: ImportCounts, stage: Callable[[list[tuple]], None]
+) -> None:
+    """Check the job's ImportStagedMemberText rows into ImportStagedMember: those of the usual
+    shape by one statement (members_checked), then the others in line order by parse_member_row,
+    which stages the good ones (`stage`, a batch at a time) and words the refusal of the rest. A
+    row of blank cells is no row (CsvSource's rule), whatever blanks they are."""
+    started = ImportJob.objects.filter(pk=job_id).values_list("started_at", flat=True).first()
+    checked, params = members_checked(job_id, lookups, timezone.localdate(started or timezone.now()))
+    qn = connection.ops.quote_name
+    text, staged = qn(ImportStagedMemberText._meta.db_table), qn(ImportStagedMember._meta.db_table)
+    columns = ", ".join(qn(column) for column in _MEMBER_STAGED)
+    with transaction.atomic(), connection.cursor() as cursor:
+        # Compiling this statement's many expressions costs more than it saves.
+        cursor.execute("SELECT set_config('jit', 'off', true)")
+        cursor.execute(
+            f"INSERT INTO {staged} (job_id, line, {columns}) "  # noqa: S608 (names only)
+            f"SELECT %(job)s, line, {columns} FROM ({checked}) c WHERE ok",
+            params,
+        )
+        if cursor.rowcount == counts.rows - errors.count:
+            return  # every row staged by COPY was of the usual shape (the others so far: too wide)
+    odd = f"""
+        SELECT r.line, {", ".join(f"r.{qn(column)}" for column in MEMBER_COLUMNS)}
+        FROM {text} r
+        WHERE r.job_id = %(job)s AND NOT EXISTS (SELECT FROM {staged} s WHERE s.job_id = %(job)s AND s.line = r.line)
+        ORDER BY r.line
+    """  # noqa: S608 (table names only)
+    name = f"members_odd_{job_id}"
+    with transaction.atomic(), connection.cursor() as cursor:
+        # A cursor, so that a million odd rows stream; planned for all its rows, not for the
+        # first ones (a loop over the staging table for each row: minutes), and held, so the
+        # batches below commit one by one.
+        cursor.execute(
+            "SELECT set_config('cursor_tuple_fraction', '1', true), set_config('enable_nestloop', 'off', true)"
+        )
+        cursor.execute(f"DECLARE {name} NO SCROLL CURSOR WITH HOLD FOR {odd}", {"job": job_id})
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(f"FETCH {CHUNK_ROWS} FROM {name}")
+            rows = cursor.fetchall()
+        while rows:
+            good = []
+            for line, *cells in rows:
+                if not any(cell.strip() for cell in cells):
+                    counts.rows -= 1
+                    continue
+                try:
+                    member = parse_member_row(dict(zip(MEMBER_COLUMNS, cells, strict=True)), lookups)
+                except RowInvalid as invalid:
+                    errors.add(line, str(invalid), ",".join(cells))  # a plain row's text is its cells
+                    continue
+                good.append((job_id, line, *(getattr(member, column) for column in _MEMBER_STAGED)))
+            stage(good)
+            with connection.cursor() as cursor:
+                cursor.execute(f"FETCH {CHUNK_ROWS} FROM {name}")
+                rows = cursor.fetchall()
+    finally:
+        if not connection.needs_rollback:  # else the error that stopped us is the one to see
+            with connection.cursor() as cursor:
+                cursor.execute(f"CLOSE {name}")
 
 
 # --- Points -----------------------------------------------------------------------------------
@@ -876,6 +1194,7 @@ def _points_skip_imported() -> str:
 
 def staging_clear(job_id: int) -> None:
     ImportStagedMember.objects.filter(job_id=job_id).delete()
+    ImportStagedMemberText.objects.filter(job_id=job_id).delete()
     ImportStagedPoints.objects.filter(job_id=job_id).delete()
 
 

@@ -329,8 +329,9 @@ class ImportRowError(models.Model):
 class ImportStagedMember(models.Model):
     # No foreign key in the database: it was checked once per staged row (100,000 checks for a
     # 100,000-row file); the job's row exists while its worker holds it, and deleting a job
-    # still deletes its staged rows (Django cascades). The table is UNLOGGED (migration 0010).
-    job = models.ForeignKey(ImportJob, on_delete=models.CASCADE, related_name="+", db_constraint=False)
+    # still deletes its staged rows (Django cascades). The table is UNLOGGED (migration 0010). No
+    # index of its own either: the two below lead with it (one fewer index a staged row, 0017).
+    job = models.ForeignKey(ImportJob, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False)
     line = models.PositiveIntegerField()
     card_number = models.CharField(max_length=20)
     first_name = models.CharField(max_length=60)
@@ -351,6 +352,30 @@ class ImportStagedMember(models.Model):
             models.Index(fields=["job", "card_number"], name="staged_member_card_idx"),
             models.Index(fields=["job", "id_number"], name="staged_member_number_idx"),
         ]
+
+
+class ImportStagedMemberText(models.Model):
+    """A row of a plain members file as the file has it, cell by cell, written by COPY (PostgreSQL
+    only: members.imports.members_read_plain). One statement checks and converts the rows of the
+    usual shape (members_checked_sql); the others are parsed in Python and staged in
+    ImportStagedMember. No foreign key or index: the job's rows are only ever read whole, and
+    the table is UNLOGGED (migration 0015)."""
+
+    job = models.ForeignKey(ImportJob, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False)
+    line = models.PositiveIntegerField()
+    # False when the line holds whitespace that str.strip() may remove from a cell: Python reads it.
+    plain = models.BooleanField()
+    card_number = models.TextField()
+    first_name = models.TextField()
+    last_name = models.TextField()
+    id_type = models.TextField()
+    id_number = models.TextField()
+    date_of_birth = models.TextField()
+    tier = models.TextField()
+    property = models.TextField()
+    phone = models.TextField()
+    email = models.TextField()
+    app_registered_on = models.TextField()
 
 
 class ImportStagedPoints(models.Model):

@@ -33,8 +33,11 @@ from members.imports import (
     chunks,
     heap_frozen,
     members_apply,
+    members_check,
     members_chunk_check,
     members_conflicts,
+    members_copy,
+    members_read_plain,
     members_stage,
     points_apply,
     points_bad_rows,
@@ -533,13 +536,19 @@ def _import_file(job: ImportJob, claim: str, actor: Actor, errors: ErrorSpool, c
     bulk_points = job.kind == ImportKind.POINTS and connection.vendor == "postgresql"
     message = ""
     with open(job.file.path, "rb") as binary:
-        # The members file is read the fast way (its rows are cheap to check; reading dominated).
+        # A plain members file on PostgreSQL: COPY, then checked by whole statements
+        # (members.imports.members_read_plain, members_check, members_conflicts).
+        bulk_members = job.kind == ImportKind.MEMBERS and connection.vendor == "postgresql"
+        bulk_members = bulk_members and points_file_is_plain(binary)
+        # Any other members file is read the fast way (its rows are cheap to check; reading dominated).
         source = (FastCsvSource if job.kind == ImportKind.MEMBERS else CsvSource)(binary, job.kind)
         try:
             with heap_frozen():
                 if bulk_points:
                     _points_read(job, claim, binary, PointsReader(job.pk, lookups, errors, counts, now))
-                for chunk in chunks(iter(source)) if not bulk_points else ():
+                if bulk_members:
+                    _members_read(job, claim, binary, lookups, errors, counts)
+                for chunk in chunks(iter(source)) if not (bulk_points or bulk_members) else ():
                     rows = check(chunk, job_id=job.pk, lookups=lookups, errors=errors, counts=counts)
                     with transaction.atomic():
                         _import_job_beat(job, claim)
@@ -561,6 +570,9 @@ def _import_file(job: ImportJob, claim: str, actor: Actor, errors: ErrorSpool, c
             message = _import_apply(job, counts, errors)
         elif not message and bulk_points:
             message = _points_apply_bulk(job, counts, errors)  # lists the rest of the bad rows
+        elif not message and bulk_members:
+            _conflicts_record(job, errors)  # the taken cards and numbers, not yet looked for
+            message = _bad_rows_message(errors)
         elif not message:
             message = _bad_rows_message(errors)
         _import_job_finish(job, claim, actor, counts, errors, message)
@@ -592,6 +604,8 @@ def _import_apply(job: ImportJob, counts: ImportCounts, errors: ErrorSpool) -> s
     try:
         with transaction.atomic():
             counts.imported = members_apply(job.pk, timezone.now())
+            if counts.imported != counts.rows:  # a row neither inserted nor refused: insert none
+                raise RuntimeError(f"Import #{job.pk}: {counts.imported} of {counts.rows} rows inserted")
             return ""
     except IntegrityError:
         _conflicts_record(job, errors)
@@ -614,6 +628,27 @@ def _points_read(job: ImportJob, claim: str, binary, reader: PointsReader) -> No
         reader.read_plain(binary, stage)
     else:
         reader.read_records(binary, stage)
+
+
+def _members_read(job: ImportJob, claim: str, binary, lookups: Lookups, errors: ErrorSpool, counts: ImportCounts):
+    """Stage a plain members file through COPY, a chunk a short transaction (heartbeat and
+    progress), then check it: one statement, and Python for the rows it leaves, a batch a
+    transaction."""
+
+    def stage(data: bytes, read_bytes: int) -> None:
+        with transaction.atomic():
+            _import_job_beat(job, claim)
+            members_copy(data)
+        read = min(1, read_bytes / job.size_bytes) if job.size_bytes else 1
+        _progress_report(job, rows=counts.rows, percent=round(READ_SHARE * read), step="reading")
+
+    def stage_rows(rows: list[tuple]) -> None:
+        with transaction.atomic():
+            _import_job_beat(job, claim)
+            members_stage(rows)
+
+    members_read_plain(binary, job.pk, errors, counts, stage)
+    members_check(job.pk, lookups, errors, counts, stage_rows)
 
 
 class _PointsRejected(Exception):
