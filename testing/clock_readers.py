@@ -11,7 +11,8 @@ is the project's (an app, a test, a fixture, `testing/`), directly or through
 `django.utils.timezone` (`now()`, `localdate()`, `localtime()`), or one of Django's helpers that
 turn the clock into words (humanize, timesince, the `{% now %}` tag). Reads made inside Django
 and the libraries for their own sake (auto_now timestamps, sessions, logging, pytest's timing)
-do not count: they stamp a row, they decide nothing. A read by a fixture of module scope or wider
+do not count: they stamp a row, they decide nothing; nor do the project functions the ini's
+`clock_stamps` names, whose read is such a stamp too (a sign-in's time). A read by a fixture of module scope or wider
 marks the whole module; a read by project code while no test runs (an import) marks the file
 that read, which must be a test module (any other file reading the clock at import time makes
 the main pass fail: that value would be the main pass's hour in every clock run).
@@ -35,8 +36,9 @@ _SAYS_THE_TIME = ("/django/contrib/humanize/", "/django/utils/timesince.py", "/d
 
 
 class _Watch:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, stamps: list[str] = ()) -> None:
         self.root = f"{root}/"
+        self.stamps = {f"{self.root}{stamp}" for stamp in stamps}  # "file:function", as in the ini
         # What a read marks now: a node id, a module's path, "" (nothing) or None (no test runs).
         self.key: str | None = None
         self.marked: set[str] = set()
@@ -63,6 +65,8 @@ class _Watch:
             frame = frame.f_back
         if frame is None or self._kind(frame.f_code.co_filename) != "project":
             return
+        if self.stamps and f"{frame.f_code.co_filename}:{frame.f_code.co_name}" in self.stamps:
+            return
         if self.key:
             self.marked.add(self.key)
         elif self.key is None:
@@ -83,6 +87,12 @@ class _Watcher(time_machine.Traveller):
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addini(
+        "clock_stamps",
+        type="linelist",
+        default=[],
+        help="project functions (path:function) whose clock read only stamps an instant, as auto_now does",
+    )
     group = parser.getgroup("clock")
     group.addoption(
         "--clock-readers-out",
@@ -110,7 +120,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if getattr(config.option, "numprocesses", None) and not _is_worker(config):
         config.stash[_WATCH] = _Watch(config.rootpath)  # the controller only gathers what workers saw
         return
-    watch = _Watch(config.rootpath)
+    watch = _Watch(config.rootpath, config.getini("clock_stamps"))
     travel = time_machine.travel(0)
     travel.start()
     # time-machine's patched functions ask the top traveller for the time: ours, unless a test

@@ -58,6 +58,12 @@ def test_only_a_library_reads_it():
     time.monotonic()
 
 
+def test_reads_it_only_to_stamp_a_row():
+    from helper import stamp
+
+    assert stamp().year > 2000
+
+
 def test_never_reads_it():
     assert 1 + 1 == 2
 
@@ -98,11 +104,13 @@ READERS = {
 def run_pytest(tmp_path: Path, *args: str, helper: str = "") -> subprocess.CompletedProcess:
     (tmp_path / "conftest.py").write_text(textwrap.dedent(INNER_CONFTEST))
     (tmp_path / "helper.py").write_text(
-        "from django.utils import timezone\n\n\ndef today_here():\n    return timezone.localdate()\n" + helper
+        "from django.utils import timezone\n\n\ndef today_here():\n    return timezone.localdate()\n"
+        "\n\ndef stamp():\n    return timezone.now()\n" + helper
     )
     (tmp_path / "test_inner.py").write_text(textwrap.dedent(INNER_TESTS))
     (tmp_path / "test_other.py").write_text(textwrap.dedent(INNER_OTHER_MODULE))
-    (tmp_path / "pytest.ini").write_text("[pytest]\n")  # not this project's settings
+    # Not this project's settings: its own stamp only.
+    (tmp_path / "pytest.ini").write_text("[pytest]\nclock_stamps =\n    helper.py:stamp\n")
     plugins = ["-p", "no:django", "-p", "no:cacheprovider", "-p", "testing.clock", "-p", "testing.clock_readers"]
     return subprocess.run(
         [sys.executable, "-m", "pytest", *plugins, *args],
@@ -127,7 +135,7 @@ def test_a_clock_run_runs_only_the_listed_tests_and_modules(tmp_path):
     result = run_pytest(tmp_path, "--clock=03:00", "--clock-readers=readers.txt", "-v")
 
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "3 passed, 7 deselected" in result.stdout
+    assert "3 passed, 8 deselected" in result.stdout
     assert "test_inner.py::test_reads_the_clock PASSED" in result.stdout
     assert "test_other.py::test_its_other_test PASSED" in result.stdout
 
@@ -138,7 +146,7 @@ def test_a_read_at_import_outside_a_test_module_fails_the_main_pass(tmp_path):
     )
 
     assert result.returncode == pytest.ExitCode.TESTS_FAILED, result.stdout + result.stderr
-    assert "clock read while no test ran" in result.stdout and "helper.py:9" in result.stdout
+    assert "clock read while no test ran" in result.stdout and "helper.py:13" in result.stdout
 
 
 def test_watching_and_moving_the_clock_do_not_go_together(tmp_path):
