@@ -36,8 +36,9 @@ run: $(BIN)/.installed
 # The suite runs in TEST_PROCESSES pytest-xdist processes, each on its own test database
 # (test_promodesk_gw0, ...) and Redis database (testing/worker.py); --dist loadfile keeps a
 # module in one process, so a module's Celery worker and Chromium start once, as in one process.
-# After it, the tests that need no browser and no worker run again with the clock at 03:00 and
-# 23:50 Johannesburg (testing/clock.py): CI runs at whatever hour work stops.
+# It notes which tests read the time of day with no time of their own pinned
+# (testing/clock_readers.py); those that need no browser and no worker run again with the clock
+# at 03:00 and 23:50 Johannesburg (testing/clock.py): CI runs at whatever hour work stops.
 TEST_PROCESSES ?= 2
 test: export APP_ENV = test
 test: system-packages $(BIN)/.installed
@@ -46,8 +47,9 @@ test: system-packages $(BIN)/.installed
 	$(BIN)/ruff format --check .
 	$(PY) manage.py check
 	$(PY) manage.py makemigrations --check --dry-run
-	$(BIN)/pytest -n $(TEST_PROCESSES) --dist loadfile
-	PYTEST=$(BIN)/pytest scripts/clock-runs 03:00 23:50
+	mkdir -p var && rm -f var/clock-readers.txt
+	$(BIN)/pytest -n $(TEST_PROCESSES) --dist loadfile --clock-readers-out=var/clock-readers.txt
+	PYTEST=$(BIN)/pytest CLOCK_READERS=var/clock-readers.txt scripts/clock-runs 03:00 23:50
 
 # Chromium and the PDF libraries: installed when root with apt-get, else the command to run.
 system-packages:

@@ -11,7 +11,7 @@ from members.tests.factories import UserFactory
 
 # `--clock=HH:MM` runs the session at that Johannesburg wall time (see testing/clock.py); a
 # transactional test's tables are emptied with DELETE rather than TRUNCATE (testing/flush.py).
-pytest_plugins = ["testing.clock", "testing.flush"]
+pytest_plugins = ["testing.clock", "testing.clock_readers", "testing.flush"]
 
 ROLES = [REWARDS_DESK, PROMOTIONS_MANAGER, CASH_DESK, AUDITOR]
 DEMO_PROPERTIES = [code for code, _ in DEMO_PROPERTY_NAMES]  # GRC first

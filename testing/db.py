@@ -15,3 +15,17 @@ def triggers_off():
         cursor.execute("SET LOCAL session_replication_role = replica")
         yield
         cursor.execute("SET LOCAL session_replication_role = origin")
+
+
+@contextmanager
+def shared_rows(django_db_blocker):
+    """For a fixture of module scope: the rows it makes inside the block stay for every test of
+    the module and are rolled back after its last. A test's own transaction (pytest-django's
+    `db`) nests inside as a savepoint, so what one test changes is gone before the next; a test
+    that commits (`transactional_db`) cannot share them. For rows that take long to make (the
+    demo): made once per module instead of once per test."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        try:
+            yield
+        finally:
+            transaction.set_rollback(True)

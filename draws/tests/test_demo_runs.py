@@ -1,28 +1,28 @@
 """`make run`'s demo draws (issue 8, item 9): at each property an electronic draw completed
 yesterday evening, with a no-show and its redraw, and a closed draw waiting for Start this
-evening (issue 13: its registers are proxies/tests/test_demo.py's); loading again adds nothing."""
+evening (issue 13: its registers are proxies/tests/test_demo.py's); loading again adds nothing.
+The demo is loaded once for the module; test_demo_runs_fresh.py has the tests that load their own."""
 
 import datetime as dt
 import hashlib
 import itertools
-import types
 
 import pytest
 import time_machine
 from django.urls import reverse
 from django.utils import timezone
 
-import draws.seeding
+from conftest import make_user, reference_rows
 from core.models import AuditEvent
 from core.roles import PROMOTIONS_MANAGER
-from draws.commitments import draws_verify
 from draws.demo import DEMO_PROMOTION_CODE, load_demo_promotion
 from draws.demo_runs import ENTRANTS, DemoRuns, load_demo_runs
 from draws.engine import draws_start_due
 from draws.models import WINNING_OUTCOMES, Activation, Draw, DrawPick, DrawStatus, PickOutcome
 from members.demo import seed_members
 from members.models import Property
-from promotions.models import DrawMethod, Promotion
+from promotions.models import DrawMethod
+from testing.db import shared_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -31,15 +31,28 @@ NOW = dt.datetime(2025, 10, 16, 10, 0, tzinfo=SAST)
 YESTERDAY = dt.date(2025, 10, 15)
 
 
-@pytest.fixture
-def demo(reference_data, user_for):
+def load_demo() -> tuple:
     """The demo as `make run` loads it, the clock pinned at 10h00."""
     with time_machine.travel(NOW, tick=False):
-        manager = user_for(PROMOTIONS_MANAGER, username="manager")
+        reference_rows()
+        manager = make_user(PROMOTIONS_MANAGER, username="manager")
         seed_members(count=300, recorder=manager)
         load_demo_promotion(now=NOW)
-        runs = load_demo_runs(now=NOW)
-        yield manager, runs
+        return manager, load_demo_runs(now=NOW)
+
+
+@pytest.fixture(scope="module")
+def module_demo(django_db_setup, django_db_blocker):
+    """Loaded once for the module (a minute and more under load); each test's changes are
+    rolled back (testing.db.shared_rows). Tests that need a database without it live in
+    test_demo_runs_fresh.py."""
+    with shared_rows(django_db_blocker):
+        yield load_demo()
+
+
+@pytest.fixture
+def demo(module_demo, db):
+    return module_demo
 
 
 def demo_draws(status: str):
@@ -86,27 +99,6 @@ def test_yesterdays_draws_follow_one_another(demo):
         assert last.outcome_at <= draw.completed_at < following.started_at, (draw.name, following.name)
 
 
-@pytest.fixture
-def one_seed(monkeypatch):
-    """Every draw gets the same seed: picks fixed from run to run, and this one redraws members
-    who won at another casino that day (their winners overlap: see the assert below)."""
-    seed = bytes(32)
-    monkeypatch.setattr(draws.seeding, "secrets", types.SimpleNamespace(token_bytes=lambda n: seed[:n]))
-
-
-def test_every_draw_of_yesterday_verifies_with_the_others(one_seed, demo):
-    """DRAWS.md §6: `verify_draw --promotion` on the demo. Each redraw_won_in_scope names the win
-    at another casino it rests on, picked before it (issue 15: with the four draws' clocks
-    overlapping, some rested on a win stamped after their pick and had no ref)."""
-    drawn = list(demo_draws(DrawStatus.DRAWN).order_by("started_at"))
-    assert DrawPick.objects.filter(draw__in=drawn, outcome=PickOutcome.REDRAW_WON_IN_SCOPE).exists()
-    reports = draws_verify(drawn)
-    assert [(draw.name, report.failures) for draw, report in zip(drawn, reports, strict=True)] == [
-        (draw.name, []) for draw in drawn
-    ]
-    assert all(report.holds for report in reports)
-
-
 def test_each_property_has_a_closed_draw_whose_page_offers_start_to_a_manager(demo, client):
     manager, runs = demo
     assert runs.waiting == 4
@@ -142,14 +134,3 @@ def test_a_day_later_the_demo_gains_that_days_draws(demo):
         assert load_demo_runs(now=later) == DemoRuns(completed=4, waiting=4)
     assert demo_draws(DrawStatus.DRAWN).count() == 8
     assert demo_draws(DrawStatus.CLOSED).filter(scheduled_at__gt=later).count() == 4
-
-
-def test_a_demo_loaded_weeks_ago_still_loads_today(reference_data):
-    """The demo promotion's dates were set at its first load: a later `make run` moves its end on."""
-    first = dt.datetime(2026, 3, 4, 10, 0, tzinfo=dt.timezone(dt.timedelta(hours=2)))
-    with time_machine.travel(first, tick=False):
-        assert load_demo_promotion() > 0
-    later = first + dt.timedelta(days=45)
-    with time_machine.travel(later, tick=False):
-        assert load_demo_promotion() > 0  # today's and tomorrow's demo draws, inside the new dates
-    assert Promotion.objects.get(code=DEMO_PROMOTION_CODE).ends_on == (later + dt.timedelta(days=30)).date()

@@ -9,9 +9,11 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
+from conftest import reference_rows
 from core.models import AuditEvent
 from draws.models import Draw, TicketWindow
 from promotions.models import DrawSeries, EarningRule, Promotion
+from testing.db import shared_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -77,9 +79,19 @@ def load() -> str:
     return out.getvalue()
 
 
+@pytest.fixture(scope="module")
+def module_loaded(django_db_setup, django_db_blocker):
+    """`load_seed_promotions` run: made once for the module,
+    each test's changes rolled back (testing.db.shared_rows)."""
+    with shared_rows(django_db_blocker):
+        reference_rows()
+        load()
+        yield
+
+
 @pytest.fixture
-def loaded(reference_data):
-    load()
+def loaded(module_loaded, db):
+    pass
 
 
 def series(promotion: str, code: str) -> DrawSeries:

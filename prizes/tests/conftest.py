@@ -65,21 +65,23 @@ def auditor_actor(user_for) -> Actor:
     return Actor.for_user(user_for(AUDITOR))
 
 
-@pytest.fixture
-def seed(reference_data):
-    """One seed promotion loaded (draws' own fixture, reused): a finder of its draws."""
+def seed_load(module):
+    """Load one seed promotion (a module of draws/seeds); return a finder of its draws."""
     from draws.seeds import load_promotion
     from draws.tests.builders import sast
 
-    def load(module):
-        promotion, _ = load_promotion(module.PROMOTION, actor=Actor.system("test"))
+    promotion, _ = load_promotion(module.PROMOTION, actor=Actor.system("test"))
 
-        def draw(series_code: str, *when) -> Draw:
-            return Draw.objects.get(series__promotion=promotion, series__code=series_code, scheduled_at=sast(*when))
+    def draw(series_code: str, *when) -> Draw:
+        return Draw.objects.get(series__promotion=promotion, series__code=series_code, scheduled_at=sast(*when))
 
-        return draw
+    return draw
 
-    return load
+
+@pytest.fixture
+def seed(reference_data):
+    """One seed promotion loaded (draws' own fixture, reused): a finder of its draws."""
+    return seed_load
 
 
 @pytest.fixture

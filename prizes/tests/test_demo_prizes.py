@@ -2,7 +2,7 @@
 draws played yesterday evening through the conductor's services, their prize lines on the prize
 record page (Royal Flush: a RAPS session's prize cards and the entries it carries into the
 Saturday Night Cash draw; Turn Up the Heat: the 9pm safe as well); loading again adds nothing,
-and the seeds' own promotions are left alone."""
+and the seeds' own promotions are left alone. The demo is loaded once for the module."""
 
 import datetime as dt
 
@@ -11,17 +11,18 @@ import time_machine
 from django.urls import reverse
 from django.utils import timezone
 
+from conftest import make_user, reference_rows
 from core.roles import PROMOTIONS_MANAGER
 from draws.commitments import draw_verify
 from draws.models import Channel, Draw, DrawStatus, RapsList
 from draws.seeds import seed_definitions
 from members.demo import seed_members
-from members.models import Member
 from prizes.demo import DEMO_GAMES, DEMO_NOTE, RF_CARDS, demo_code, load_demo_prizes
 from prizes.lines import LineKind
 from prizes.models import BoardGame, GamePlay, GamePlayStatus, PrizeBoard, PrizeLine, Progressive, ProgressiveEntry
 from prizes.progressives import progressive_value
 from promotions.models import Promotion
+from testing.db import shared_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -30,13 +31,23 @@ NOW = dt.datetime(2026, 12, 2, 10, 0, tzinfo=SAST)
 YESTERDAY = dt.date(2026, 12, 1)
 
 
-@pytest.fixture
-def demo(reference_data, user_for):
-    with time_machine.travel(NOW, tick=False):
-        manager = user_for(PROMOTIONS_MANAGER, username="manager")
-        seed_members(count=300, recorder=manager)
-        added = load_demo_prizes(now=NOW)
+@pytest.fixture(scope="module")
+def module_demo(django_db_setup, django_db_blocker):
+    """Loaded once for the module (the longest fixture of the suite); each test's changes are
+    rolled back (testing.db.shared_rows). A test that needs the demo loaded otherwise lives in
+    test_demo_prizes_app.py."""
+    with shared_rows(django_db_blocker):
+        with time_machine.travel(NOW, tick=False):
+            reference_rows()
+            manager = make_user(PROMOTIONS_MANAGER, username="manager")
+            seed_members(count=300, recorder=manager)
+            added = load_demo_prizes(now=NOW)
         yield manager, added
+
+
+@pytest.fixture
+def demo(module_demo, db):
+    return module_demo
 
 
 RF = "grc-royal-flush"
@@ -188,28 +199,3 @@ def test_daytime_playtime_pays_its_card_scores_in_order(demo):
     by_score = sorted(play.events, key=lambda e: -int(e["score"]))
     paid = {line.pick_id: line.amount_cents for line in PrizeLine.objects.filter(draw=draw)}
     assert [paid[e["pick"]] for e in by_score] == [300_000, 200_000, 100_000]
-
-
-@pytest.fixture
-def demo_on_the_app(reference_data, user_for):
-    """The demo with every member on the app since before the demo day (members/demo.py gives
-    the flag to some at random)."""
-    with time_machine.travel(NOW, tick=False):
-        manager = user_for(PROMOTIONS_MANAGER, username="manager")
-        seed_members(count=300, recorder=manager)
-        Member.objects.update(app_registered_on=dt.date(2026, 1, 1), playtsogo_active_since=None)
-        load_demo_prizes(now=NOW)
-
-
-def test_the_demo_copies_winners_on_the_app_get_their_seeds_add_ons(demo_on_the_app):
-    """FL r116 (R200) and TH r64 (R500, Thursday Queens) reach the demo copies' winners; GH's
-    only add-on is Thursday midday's (A6), DT gives entries instead (r8): none there."""
-    for seed, amount in (("grc-fast-lane-to-fortune", 200_00), ("grc-turn-up-the-heat", 500_00)):
-        draw = demo_draw(seed)
-        addons = PrizeLine.objects.filter(draw=draw, source="add_on")
-        assert sorted(addons.values_list("pick", flat=True)) == sorted(
-            draw.picks.filter(outcome="present").values_list("pk", flat=True)
-        )
-        assert set(addons.values_list("amount_cents", flat=True)) == {amount}
-    for seed in ("golden-horse-prive-powerplay", "emnotweni-daytime-playtime"):
-        assert not PrizeLine.objects.filter(draw=demo_draw(seed), source="add_on").exists()

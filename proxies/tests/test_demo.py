@@ -11,6 +11,7 @@ import time_machine
 from django.urls import reverse
 from django.utils import timezone
 
+from conftest import make_user, reference_rows
 from core.audit import Actor
 from core.models import AuditEvent
 from core.roles import PROMOTIONS_MANAGER, REWARDS_DESK
@@ -24,6 +25,7 @@ from members.demo import seed_members
 from members.models import Property
 from proxies.demo import DemoRegisters, load_demo_registers, waiting_demo_draws
 from proxies.models import DeclineRegistration, ProxyNomination
+from testing.db import shared_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -40,15 +42,23 @@ def load(now: dt.datetime) -> DemoRegisters:
         return load_demo_registers(now=now)
 
 
+@pytest.fixture(scope="module")
+def module_logins(django_db_setup, django_db_blocker):
+    """The demo's logins where seed_demo puts them, and its members: made once for the module,
+    each test's changes rolled back (testing.db.shared_rows)."""
+    with shared_rows(django_db_blocker):
+        with time_machine.travel(NOW, tick=False):
+            reference_rows()
+            manager = make_user(PROMOTIONS_MANAGER, username="manager", properties=("GRC", "GH"))
+            make_user(REWARDS_DESK, username="desk", properties=("GRC",))
+            make_user("superuser", username="admin")
+            seed_members(count=300, recorder=manager)
+        yield manager
+
+
 @pytest.fixture
-def logins(reference_data, user_for):
-    """The demo's logins where seed_demo puts them."""
-    with time_machine.travel(NOW, tick=False):
-        manager = user_for(PROMOTIONS_MANAGER, username="manager", properties=("GRC", "GH"))
-        user_for(REWARDS_DESK, username="desk", properties=("GRC",))
-        user_for("superuser", username="admin")
-        seed_members(count=300, recorder=manager)
-    return manager
+def logins(module_logins, db):
+    return module_logins
 
 
 @pytest.fixture
