@@ -192,9 +192,8 @@ class PointsEntry(models.Model):
     # No per-row foreign keys (issue 17): a 200,000-row file paid 3 x 200,000 deferred checks at
     # COMMIT. Migration 0011's triggers check a statement's members, properties and import jobs
     # once per statement, and refuse to delete a member, property or job that has points, with
-    # the foreign-key error code. Of the indexes a foreign key would add, member_id's is below and
-    # property_id leads points_unique_reference; nothing reads the ledger by import job but that
-    # delete guard.
+    # the foreign-key error code. Of the indexes a foreign key would add, member_id's and
+    # property_id's are below; nothing reads the ledger by import job but that delete guard.
     member = models.ForeignKey(
         Member, on_delete=models.PROTECT, related_name="points", db_constraint=False, db_index=False
     )
@@ -228,12 +227,10 @@ class PointsEntry(models.Model):
             # 301 MB with earned_at in the key, and a new row's entry joins the end of its
             # member's list. A points file sorted by member dirties that much less (migration 0013).
             models.Index(fields=["member"], name="points_member_idx"),
-            # No btree for a draw's allocation: it reads one property's rows over its earning
-            # period, a quarter of the ledger at the bench's size, which a parallel sequential scan
-            # reads as fast as any index did; an index by property and time cost each points file
-            # random writes all over its recent end (migration 0013). A BRIN index on earned_at
-            # (migration 0014, PostgreSQL only) keeps that statement to the period's blocks as the
-            # history grows, for next to nothing a row.
+            # A draw's allocation sums one property's points over its earning period: bounded by
+            # the period however long the ledger's history (new points are recent: inserts land
+            # near its end).
+            models.Index(fields=["property", "earned_at"], name="points_property_time_idx"),
         ]
 
 
@@ -330,7 +327,7 @@ class ImportStagedMember(models.Model):
     # No foreign key in the database: it was checked once per staged row (100,000 checks for a
     # 100,000-row file); the job's row exists while its worker holds it, and deleting a job
     # still deletes its staged rows (Django cascades). The table is UNLOGGED (migration 0010). No
-    # index of its own either: the two below lead with it (one fewer index a staged row, 0017).
+    # index of its own either: the two below lead with it (one fewer index a staged row, 0016).
     job = models.ForeignKey(ImportJob, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False)
     line = models.PositiveIntegerField()
     card_number = models.CharField(max_length=20)
@@ -359,7 +356,7 @@ class ImportStagedMemberText(models.Model):
     only: members.imports.members_read_plain). One statement checks and converts the rows of the
     usual shape (members_checked_sql); the others are parsed in Python and staged in
     ImportStagedMember. No foreign key or index: the job's rows are only ever read whole, and
-    the table is UNLOGGED (migration 0015)."""
+    the table is UNLOGGED (migration 0014)."""
 
     job = models.ForeignKey(ImportJob, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False)
     line = models.PositiveIntegerField()

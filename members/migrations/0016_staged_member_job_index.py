@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("members", "0016_drop_card_number_like_index"),
+        ("members", "0015_drop_card_number_like_index"),
     ]
 
     operations = [

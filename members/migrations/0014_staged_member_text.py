@@ -18,7 +18,7 @@ def backward(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("members", "0014_points_time_brin")]
+    dependencies = [("members", "0013_points_ledger_member_index")]
 
     operations = [
         migrations.CreateModel(

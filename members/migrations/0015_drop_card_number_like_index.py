@@ -22,5 +22,5 @@ def backward(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("members", "0015_staged_member_text")]
+    dependencies = [("members", "0014_staged_member_text")]
     operations = [migrations.RunPython(forward, backward)]
