@@ -184,6 +184,7 @@ def test_the_draw_page_follows_the_tick_and_another_managers_outcome_without_a_r
     pick_outcome_record(
         actor=Actor.system("other-manager"), draw_id=draw.pk, pick_id=pick.pk, outcome="present", id_type_seen="sa_id"
     )
-    # (pick 2, or 3 when pick 2 fell to the same winner again and was redrawn at once)
-    expect(page.locator("#awaiting")).to_contain_text(re.compile(r"Pick [23] "), timeout=3000)
+    # The next pick awaiting its outcome: pick 2, or a later one when the seed gave the first winner
+    # again and each such pick was redrawn at once (win once; seen: pick 5 after three repeats).
+    expect(page.locator("#awaiting")).to_contain_text(re.compile(r"Pick (?!1 )\d+ "), timeout=3000)
     expect(page.locator("#run-status")).to_contain_text("1 of 2 winners")
