@@ -257,7 +257,9 @@ class DeviceToken(models.Model):
 class Activation(models.Model):
     """A member's tickets in one draw: a contiguous range of serials, activated once."""
 
-    draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="activations")
+    # No index of its own: activation_first_serial's (draw_id, first_serial) leads with it, and
+    # each activation writes its index entries under the draw's row lock (issue 17).
+    draw = models.ForeignKey(Draw, on_delete=models.PROTECT, related_name="activations", db_index=False)
     member = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="activations")
     channel = models.CharField(max_length=8, choices=Channel.choices)
     first_serial = models.PositiveBigIntegerField()
