@@ -78,6 +78,23 @@ def seed_load(module):
     return draw
 
 
+@pytest.fixture(scope="module")
+def module_seed_boards(django_db_setup, django_db_blocker):
+    """The seed promotions and their boards (what load_seed_boards answers), not yet their
+    jackpots: made once for the module that asks, each test's changes rolled back to them
+    (testing.db.shared_rows)."""
+    from conftest import reference_rows
+    from draws.seeds import load_seed_promotions
+    from prizes.seed_boards import load_seed_boards
+    from testing.db import shared_rows
+
+    loader = Actor.system("test")
+    with shared_rows(django_db_blocker):
+        reference_rows()
+        list(load_seed_promotions(actor=loader))
+        yield load_seed_boards(actor=loader)
+
+
 @pytest.fixture
 def seed(reference_data):
     """One seed promotion loaded (draws' own fixture, reused): a finder of its draws."""

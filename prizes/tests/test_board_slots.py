@@ -5,36 +5,21 @@ podiums share R20,000)."""
 import pytest
 from django.urls import reverse
 
-from conftest import reference_rows
 from core.errors import DomainError
 from core.models import AuditEvent
 from core.roles import AUDITOR, PROMOTIONS_MANAGER
-from draws.seeds import load_seed_promotions
 from draws.tests.builders import MANAGER
 from prizes.board_slots import board_slot_add, board_slot_move, board_slot_remove
 from prizes.boards import missing_settings_of
 from prizes.models import BoardSlot, PrizeBoard
-from prizes.seed_boards import load_seed_boards
 from prizes.services import SlotDef, board_create
-from testing.db import shared_rows
 
 pytestmark = pytest.mark.django_db
 R = 100
 
 
-@pytest.fixture(scope="module")
-def module_boards(django_db_setup, django_db_blocker):
-    """The seed promotions and their boards: made once for the module,
-    each test's changes rolled back (testing.db.shared_rows)."""
-    with shared_rows(django_db_blocker):
-        reference_rows()
-        list(load_seed_promotions(actor=MANAGER))
-        load_seed_boards(actor=MANAGER)
-        yield
-
-
 @pytest.fixture
-def boards(module_boards, db):
+def boards(module_seed_boards, db):
     pass
 
 

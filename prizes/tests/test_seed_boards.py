@@ -5,34 +5,21 @@ import datetime as dt
 
 import pytest
 
-from conftest import reference_rows
 from core.audit import Actor
-from draws.seeds import load_seed_promotions
 from prizes.boards import missing_settings_of
 from prizes.conducting.symbol_boxes import bonus_amounts
 from prizes.games.symbol_boxes import BonusAmounts
 from prizes.models import BoardGame, PrizeBoard
 from prizes.seed_boards import load_seed_boards
-from testing.db import shared_rows
 
 pytestmark = pytest.mark.django_db
 
 LOADER = Actor.system("test")
 
 
-@pytest.fixture(scope="module")
-def module_boards(django_db_setup, django_db_blocker):
-    """The seed promotions and their boards: made once for the module,
-    each test's changes rolled back (testing.db.shared_rows)."""
-    with shared_rows(django_db_blocker):
-        reference_rows()
-        list(load_seed_promotions(actor=LOADER))
-        yield load_seed_boards(actor=LOADER)
-
-
 @pytest.fixture
-def boards(module_boards, db):
-    return module_boards
+def boards(module_seed_boards, db):
+    return module_seed_boards
 
 
 def board(promotion: str, series: str, *, tier: str | None = None, day: str | None = None) -> PrizeBoard:

@@ -8,7 +8,6 @@ import pytest
 import time_machine
 from django.urls import reverse
 
-from conftest import reference_rows
 from core.audit import Actor
 from core.errors import DomainError
 from core.models import AuditEvent
@@ -24,7 +23,6 @@ from prizes.progressives import progressive_reset, progressive_value
 from prizes.seed_boards import load_seed_boards
 from prizes.seed_progressives import load_seed_progressives
 from prizes.vault_jackpots import vault_prizes_set, vault_start_refusal
-from testing.db import shared_rows
 
 pytestmark = pytest.mark.django_db
 LOADER = Actor.system("test")
@@ -36,19 +34,8 @@ def jackpot(promotion: str, code: str) -> Progressive:
     return Progressive.objects.get(promotion__code=promotion, code=code)
 
 
-@pytest.fixture(scope="module")
-def seeded(django_db_setup, django_db_blocker):
-    """The seed promotions and their boards, not yet their jackpots: made once for the module,
-    each test's changes rolled back (testing.db.shared_rows)."""
-    with shared_rows(django_db_blocker):
-        reference_rows()
-        list(load_seed_promotions(actor=LOADER))
-        load_seed_boards(actor=LOADER)
-        yield
-
-
 @pytest.fixture(autouse=True)
-def seeds(seeded, db):
+def seeds(module_seed_boards, db):
     """Every test starts from the seed promotions and boards (loading them again adds nothing)."""
 
 
