@@ -91,7 +91,7 @@ def module_loaded(django_db_setup, django_db_blocker):
 
 @pytest.fixture
 def loaded(module_loaded, db):
-    pass
+    """The module's seed promotions, inside this test's transaction."""
 
 
 def series(promotion: str, code: str) -> DrawSeries:

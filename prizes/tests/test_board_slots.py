@@ -20,7 +20,7 @@ R = 100
 
 @pytest.fixture
 def boards(module_seed_boards, db):
-    pass
+    """The module's seed boards, inside this test's transaction."""
 
 
 def board_of(promotion: str, series: str, **kwargs) -> PrizeBoard:

@@ -65,7 +65,7 @@ def test_reads_it_only_to_stamp_a_row():
 
 
 def test_never_reads_it():
-    assert 1 + 1 == 2
+    "Reads no clock: the recorder must not list it."
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +88,7 @@ def test_a_module_that_read_the_clock_when_imported():
 
 
 def test_its_other_test():
-    assert True
+    "Reads no clock itself: listed only through its module's import."
 """
 
 READERS = {
