@@ -282,27 +282,28 @@ class MemberDrawStanding:
         return self.allocation.tickets if self.allocation else 0
 
 
-def person_refusals_for_draw(
-    draw: Draw, member: Member, *, at: dt.datetime, check_exclusions: bool = True
-) -> list[str]:
+def person_refusals_for_draw(draw: Draw, member: Member, *, at: dt.datetime, may_be_excluded: bool = True) -> list[str]:
     """Why this person may not take part in the draw, asked at `at`: the same rule as the
     allocation statement's (excluded at any moment from `at` until the draw, under 18 on the
-    draw day), in words for the desk. `check_exclusions`: see person_standing."""
+    draw day), in words for the desk. `may_be_excluded=False`: the caller asked
+    members.eligibility.exclusion_possible_sql at `at` and no exclusion is in force then or later,
+    so the register is not read again (unless the span starts before `at`: a draw already past)."""
+    span = eligibility_span(draw, at)
     return person_refusals(
         id_number=member.id_number,
         date_of_birth=member.date_of_birth,
-        check_exclusions=check_exclusions,
-        **eligibility_span(draw, at),
+        check_exclusions=may_be_excluded or span["at"] < at,
+        **span,
     )
 
 
 def member_allocation(
-    draw: Draw, member: Member, *, at: dt.datetime | None = None, check_exclusions: bool = True
+    draw: Draw, member: Member, *, at: dt.datetime | None = None, may_be_excluded: bool = True
 ) -> MemberDrawStanding:
-    """One member's tickets for the draw, or the reasons they get none. `check_exclusions`: see
-    person_standing (activation asks in its first statement)."""
+    """One member's tickets for the draw, or the reasons they get none. `may_be_excluded`: see
+    person_refusals_for_draw (the devices' first statement asks)."""
     at = at or timezone.now()
-    refusals = person_refusals_for_draw(draw, member, at=at, check_exclusions=check_exclusions)
+    refusals = person_refusals_for_draw(draw, member, at=at, may_be_excluded=may_be_excluded)
     tiers = list(draw.series.eligible_tiers.all())  # read once, for the refusal and the statement
     eligible_tiers = {t.pk: t.name for t in tiers}
     if member.tier_id not in eligible_tiers:

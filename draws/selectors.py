@@ -32,11 +32,11 @@ def _with_standings(member: Member, draws: list[Draw], now: dt.datetime) -> list
     return [(draw, _standing(draw, member, now), activations.get(draw.pk)) for draw in draws]
 
 
-def _standing(draw: Draw, member: Member, now: dt.datetime, *, check_exclusions: bool = True) -> MemberDrawStanding:
+def _standing(draw: Draw, member: Member, now: dt.datetime, *, may_be_excluded: bool = True) -> MemberDrawStanding:
     """One draw's standing; a draw whose rule cannot be read says so in its own row instead of
     taking the member's other draws (or the kiosk's whole list) down with it."""
     try:
-        return member_allocation(draw, member, at=now, check_exclusions=check_exclusions)
+        return member_allocation(draw, member, at=now, may_be_excluded=may_be_excluded)
     except DomainError as error:
         return MemberDrawStanding(None, [error.message])
 
@@ -76,8 +76,7 @@ def member_open_draws(member: Member, prop: Property, now: dt.datetime, *, devic
         if activated[0] is not None:
             activation = Activation.from_db("default", fields, activated)
             activation.draw, activation.member = draw, member
-        check_exclusions = may_be_excluded or now > draw.scheduled_at
-        standings.append((draw, _standing(draw, member, now, check_exclusions=check_exclusions), activation))
+        standings.append((draw, _standing(draw, member, now, may_be_excluded=may_be_excluded), activation))
     return standings
 
 

@@ -329,8 +329,7 @@ def activation_create(
     rule_before = _rule_fingerprint(draw)
     _check_can_activate(draw, member, channel, device, now, look=look)  # the cheap checks before the allocation
     # The first look asked whether any exclusion of the member's number is in force from now on.
-    check_exclusions = look.may_be_excluded or now > draw.scheduled_at
-    standing = member_allocation(draw, member, at=now, check_exclusions=check_exclusions)
+    standing = member_allocation(draw, member, at=now, may_be_excluded=look.may_be_excluded)
     refusal = _standing_refusal(member, standing)
     if refusal:
         raise refusal

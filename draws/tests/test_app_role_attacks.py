@@ -329,6 +329,23 @@ def test_the_witness_is_named_once_while_the_draw_runs(running):
     refused("UPDATE draws_draw SET status = 'closed' WHERE id = %s", [running.pk])
 
 
+def test_the_serial_counters_fast_path_lets_through_the_counter_alone(series, frozen):
+    """Migration 0018: a scheduled draw's update that moves only next_serial (every activation)
+    skips the column-by-column comparison; anything with it, or the counter of a frozen draw,
+    still meets every check, as the application's role."""
+    scheduled = make_draw(series, DRAW_AT + dt.timedelta(days=1))
+    with as_app_role() as cursor:
+        cursor.execute("UPDATE draws_draw SET next_serial = next_serial + 5 WHERE id = %s", [scheduled.pk])
+    assert Draw.objects.get(pk=scheduled.pk).next_serial == scheduled.next_serial + 5
+    for also in ("seed_hex = 'ab'", "entries_count = 9", "started_by = 'x'", "status = 'running'"):
+        before = row(scheduled)
+        refused(f"UPDATE draws_draw SET next_serial = next_serial + 1, {also} WHERE id = %s", [scheduled.pk])  # noqa: S608
+        assert row(scheduled) == before
+    before = row(frozen)
+    refused("UPDATE draws_draw SET next_serial = next_serial + 1 WHERE id = %s", [frozen.pk])
+    assert row(frozen) == before
+
+
 def test_a_running_draw_may_come_to_want_more_winners_never_fewer(running):
     """Migration 0016 (TH r69): the last finalist draw picks one more for each winner who already
     held a car draw place; the number only rises, and nothing else changes with it."""
