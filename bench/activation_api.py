@@ -361,7 +361,7 @@ class InProcess:
     """activation_create called directly, one at a time (after 10 untimed)."""
 
     totals_ms: list[float] = field(default_factory=list)
-    held_ms: list[float] = field(default_factory=list)  # the draw's row lock, UPDATE to after COMMIT
+    held_ms: list[float] = field(default_factory=list)  # the draw's row lock, UPDATE to after COMMIT (or its answer)
     statements: list[int] = field(default_factory=list)  # SQL statements, BEGIN and COMMIT not counted
     read_statements: list[int] = field(default_factory=list)  # the same for GET members/{card}/draws
     receipts: list[dict] = field(default_factory=list)
@@ -370,7 +370,9 @@ class InProcess:
 def in_process(draw_id: int, device, token: str, cards: list[str], read_cards: list[str]) -> InProcess:
     """activation_create called directly, one after another: the time of each call, the SQL
     statements it sends and how long it holds the draw's row lock (from the statement that takes
-    it, the guarded UPDATE or an older SELECT ... FOR UPDATE, to the return after COMMIT). While
+    it, the guarded UPDATE or an older SELECT ... FOR UPDATE, to the return after COMMIT; for a
+    statement that commits by itself, to its answer: at most, as PostgreSQL let go before it
+    answered). While
     one activation holds the lock, every other activation of the draw waits, so one draw can
     take at most 1000 / (lock ms) activations a second, however many CPUs serve it. Then the
     statements of GET /api/v1/members/{card}/draws through Django's test client (BEGIN and
@@ -384,6 +386,7 @@ def in_process(draw_id: int, device, token: str, cards: list[str], read_cards: l
     actor = Actor(label=f"device:bench:{device.name}", ip="127.0.0.1")
     out = InProcess()
     locked_at: list[float] = []
+    unlocked_at: list[float] = []
     sent = [0]
 
     def watch(execute, sql, params, many, context):
@@ -391,11 +394,17 @@ def in_process(draw_id: int, device, token: str, cards: list[str], read_cards: l
         takes_lock = "FOR UPDATE" in sql or "SET next_serial = " in sql
         if takes_lock and "draws_draw" in sql and not locked_at:
             locked_at.append(time.perf_counter())
+            if not connection.in_atomic_block:  # a statement that commits by itself: the lock ends with it
+                try:
+                    return execute(sql, params, many, context)
+                finally:
+                    unlocked_at.append(time.perf_counter())
         return execute(sql, params, many, context)
 
     with connection.execute_wrapper(watch):
         for index, card in enumerate(cards):
             locked_at.clear()
+            unlocked_at.clear()
             sent[0] = 0
             began = time.perf_counter()
             made = activation_create(actor=actor, draw_id=draw_id, card_number=card, device=device, channel=device.kind)
@@ -411,7 +420,7 @@ def in_process(draw_id: int, device, token: str, cards: list[str], read_cards: l
                 out.totals_ms.append((ended - began) * 1000)
                 out.statements.append(sent[0])
                 if locked_at:
-                    out.held_ms.append((ended - locked_at[0]) * 1000)
+                    out.held_ms.append(((unlocked_at or [ended])[0] - locked_at[0]) * 1000)
         client = Client(headers={"Authorization": f"Bearer {token}"})
         for card in read_cards:
             sent[0] = 0

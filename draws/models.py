@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from members.identity import IdType
@@ -49,6 +49,11 @@ class DrawQuerySet(models.QuerySet):
             windows__closes_at__gt=moment,
         ).distinct()
 
+    def bump_activation_epoch(self) -> int:
+        """Mark these draws (rows the caller has locked) as changed for every activation in
+        flight: see Draw.activation_epoch. Only scheduled draws take tickets, so only theirs move."""
+        return self.filter(status=DrawStatus.SCHEDULED).update(activation_epoch=F("activation_epoch") + 1)
+
 
 def accepting_tickets_sql(draw: str, moment: str) -> str:
     """DrawQuerySet.accepting_tickets_at as a SQL condition on the draws_draw row aliased `draw`
@@ -85,6 +90,13 @@ class Draw(models.Model):
     change_reason = models.TextField(blank=True, help_text="Why the draw was moved or cancelled.")
     # The per-draw serial counter: the next activation starts here (row-locked).
     next_serial = models.PositiveBigIntegerField(default=1)
+    # Moved by every change an activation must see under this row's lock other than the window,
+    # time and status the lock's UPDATE re-checks itself: a proxy registered, the series' rule
+    # saved (bump_activation_epoch, in the same transaction). An activation takes its serials
+    # and writes in one statement whose snapshot predates its wait for the lock; PostgreSQL
+    # re-checks the waited-for row, so a changed epoch sends it down the re-checking path
+    # (draws.services.activation_create).
+    activation_epoch = models.PositiveIntegerField(default=0)
     # Frozen when the last ticket window closes (see draws.services.draw_close_window).
     entries_frozen_at = models.DateTimeField(null=True, blank=True)
     entries_count = models.PositiveIntegerField(default=0)

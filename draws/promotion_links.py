@@ -20,7 +20,9 @@ def draws_outside(promotion, first, after_last):
 def has_tickets_out(series, lock):
     open_draws = Draw.objects.filter(series=series, status=DrawStatus.SCHEDULED)
     if lock:
-        list(open_draws.select_for_update().values_list("pk", flat=True))
+        # series_save goes on to change the rule: activations in flight must re-check it.
+        locked = list(open_draws.select_for_update().order_by("pk").values_list("pk", flat=True))
+        Draw.objects.filter(pk__in=locked).bump_activation_epoch()
     return open_draws.filter(activations__isnull=False).exists()
 
 

@@ -122,6 +122,8 @@ def _chosen_draws(draw_ids: Sequence[int], *, lock: bool) -> list[Draw]:
     draws = list(rows.filter(pk__in=set(draw_ids)).order_by("pk"))
     if not draws or len(draws) != len(set(draw_ids)):
         raise DomainError("Choose at least one draw that exists.", code="unknown_draw")
+    if lock:  # a nominee may be activating: the activation re-checks the register (Draw.activation_epoch)
+        Draw.objects.filter(pk__in=[d.pk for d in draws]).bump_activation_epoch()
     days = {timezone.localtime(d.scheduled_at).date() for d in draws}
     if len(days) > 1:
         raise DomainError("Several draws at once must be on one promotional day.", code="several_days")
