@@ -165,6 +165,10 @@ DB_APP_ROLE = env_str("DB_APP_ROLE", "promodesk_app")
 # commit set by the deployment; when unset, draws.version reads the checkout's .git/HEAD.
 PROMODESK_VERSION = env_str("PROMODESK_VERSION", "")
 DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=env_int("DB_CONN_MAX_AGE", 60))}
+# Django's PostgreSQL backend, its health check asking the server only when it has spoken (core/postgresql).
+POSTGRES_ENGINE = "core.postgresql"
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["ENGINE"] = POSTGRES_ENGINE
 # PostgreSQL restarted (or a connection cut by a proxy or failover): each request or task checks
 # its kept connection before first use and opens a new one, instead of failing on the dead one.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
@@ -177,13 +181,13 @@ DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = env_bool("DB_DISABLE_SERVE
 # own cursors bind on the client and never prepare, so a very high threshold changes nothing else.
 # Off (0) behind a pooler that cannot keep prepared statements (docs/scaling.md).
 DB_PREPARED_STATEMENTS = env_bool("DB_PREPARED_STATEMENTS", True)
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DB_PREPARED_STATEMENTS:
+if DATABASES["default"]["ENGINE"] == POSTGRES_ENGINE and DB_PREPARED_STATEMENTS:
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 2**31 - 1
 if env_str("TEST_DATABASE_NAME"):  # two test runs side by side (make test's clock runs), each its own
     DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME")}
 elif TESTING:  # whatever DATABASE_URL names (postgres by default): not test_postgres
     DATABASES["default"]["TEST"] = {"NAME": "test_promodesk"}
-if TESTING and DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+if TESTING and DATABASES["default"]["ENGINE"] != POSTGRES_ENGINE:
     raise ImproperlyConfigured("The test suite runs on PostgreSQL only; DATABASE_URL must be postgres://...")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The web server, the worker and beat all write: wait for the lock rather than fail at once.

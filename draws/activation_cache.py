@@ -17,6 +17,7 @@ How stale a copy can be, and why that is safe:
   is still active in its first statement, so a revoked kiosk never activates.
 """
 
+import functools
 import threading
 import time
 
@@ -54,6 +55,7 @@ def _tables() -> dict[str, str]:
     }
 
 
+@functools.cache  # built on every request otherwise; the tables never change while running
 def draw_version_sql(draw_id: str) -> str:
     """A SQL expression: the version of the draw whose id is `draw_id` (a column or a
     placeholder), NULL when there is none. The serial counter is left out: it moves with every
@@ -74,6 +76,7 @@ def draw_version_sql(draw_id: str) -> str:
       FROM {t["draw"]} dv WHERE dv.id = {draw_id})"""  # noqa: S608 (table names from the models, no values)
 
 
+@functools.cache
 def rule_fingerprint_sql(series_id: str) -> str:
     """What a draw's ticket count depends on in its series, in SQL: the earning rule's row (its
     MD5) and the eligible tiers' ids, as one text. `series_id`: a column or a placeholder."""

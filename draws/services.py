@@ -520,16 +520,19 @@ def _activate_at_once(
     if row is None:
         return None
     made, first = row
+    # The rule is the one counted with (the statement's condition): the worker's copy says it.
     return _activation(
         actor=actor, draw=draw, member=member, channel=channel, device=device, now=now, first=first,
-        standing=standing, pk=made, rule=draw.rule_fingerprint,
+        standing=standing, pk=made,
     )  # fmt: skip
 
 
 def _activation(
-    *, actor: Actor, draw: Draw, member: Member, channel: str, device, now, first: int, standing, pk: int, rule: str
-) -> Activation:
-    """The activation just written, as a model instance (no statement)."""
+    *, actor: Actor, draw: Draw, member: Member, channel: str, device, now, first: int, standing, pk: int,
+    rule: str | None = None,
+) -> Activation:  # fmt: skip
+    """The activation just written, as a model instance (no statement). `rule`: the draw's rule
+    as the lock saw it, when it may differ from the worker's copy's."""
     tickets = standing.tickets
     activation = Activation(
         pk=pk, draw=draw, member=member, channel=channel, first_serial=first, last_serial=first + tickets - 1,
@@ -537,9 +540,10 @@ def _activation(
         activated_at=now, device=device, user=actor.user,
     )  # fmt: skip
     activation._state.adding, activation._state.db = False, "default"
-    # The draw as the lock saw its rule, for _rule_fingerprint; the worker's copy is left alone.
-    activation.draw = copy.copy(draw)
-    activation.draw.rule_fingerprint = rule
+    if rule is not None and rule != draw.rule_fingerprint:
+        # For _rule_fingerprint; the worker's copy is left alone.
+        activation.draw = copy.copy(draw)
+        activation.draw.rule_fingerprint = rule
     return activation
 
 

@@ -3,6 +3,9 @@ connection died is served on a new one (CONN_HEALTH_CHECKS), with no restart of 
 Here the death is this test's own connection ended by pg_terminate_backend, as a restart ends
 every connection; bench/pg_restart.py restarts a private cluster under load."""
 
+import select
+import time
+
 import psycopg
 import pytest
 from django.db import close_old_connections, connection
@@ -55,3 +58,23 @@ def test_a_session_save_on_a_lost_connection_is_an_error_not_a_deleted_session(c
     store.delete()  # a session gone for real is still Django's UpdateError
     with pytest.raises(UpdateError):
         store.save()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_quiet_kept_connection_is_taken_without_a_round_trip_and_a_dropped_one_is_asked(monkeypatch):
+    """core.postgresql: Django's SELECT 1 only once the server has said something."""
+    from django.db.backends.postgresql.base import DatabaseWrapper as DjangosWrapper
+
+    asked = []
+    djangos_check = DjangosWrapper.is_usable
+    monkeypatch.setattr(DjangosWrapper, "is_usable", lambda self: asked.append("SELECT 1") or djangos_check(self))
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+    assert connection.is_usable() and asked == []
+
+    terminate_djangos_connection()
+    deadline = time.monotonic() + 5  # the server's goodbye reaches the socket a moment later
+    while not select.select([connection.connection.fileno()], [], [], 0.05)[0] and time.monotonic() < deadline:
+        pass
+    assert not connection.is_usable() and asked == ["SELECT 1"]
+    connection.close()  # as close_old_connections would after the failed check
