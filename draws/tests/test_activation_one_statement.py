@@ -252,3 +252,13 @@ def test_both_paths_write_the_same_activation_and_audit_event(draw, monkeypatch)
     )
     for field in ("draw_id", "channel", "tickets", "breakdown", "activated_at", "device_id", "user_id"):
         assert row_one[field] == row_other[field], field
+
+
+@pytest.mark.django_db
+def test_the_receipt_has_its_unique_index_and_no_prefix_index():
+    """Migration 0021: each activation writes no entry into an index nothing reads."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'draws_activation'")
+        indexes = dict(cursor.fetchall())
+    assert [d for d in indexes.values() if "(receipt_number)" in d and "UNIQUE" in d]
+    assert not [d for d in indexes.values() if "receipt_number varchar_pattern_ops" in d]
