@@ -44,11 +44,9 @@ DECLARE
     missing text;
 BEGIN
     IF TG_LEVEL = 'STATEMENT' THEN
-        SELECT @schema@.members_member_refs_missing(
-            (SELECT array_agg(DISTINCT tier_id) FROM new_rows),
-            (SELECT array_agg(DISTINCT p) FROM new_rows, LATERAL (VALUES (home_property_id), (playing_property_id)) v (p)
-              WHERE p IS NOT NULL)
-        ) INTO missing;
+        -- One pass over the statement's rows, hashed: a few dozen combinations at most.
+        SELECT @schema@.members_member_refs_missing(array_agg(g.t), array_agg(g.h) || array_agg(g.p)) INTO missing
+          FROM (SELECT tier_id, home_property_id, playing_property_id FROM new_rows GROUP BY 1, 2, 3) g (t, h, p);
     ELSE
         missing := @schema@.members_member_refs_missing(
             ARRAY[NEW.tier_id], ARRAY[NEW.home_property_id, NEW.playing_property_id]
