@@ -842,14 +842,18 @@ def _members_conflicts_sql(job_id: int) -> Iterator[tuple[int, str]]:
 #
 # A plain file (points_file_is_plain: no quotes, NULs, lone carriage returns, undecodable bytes
 # or over-long lines) goes to ImportStagedMemberText as it is, a line a row with its number, by
-# COPY (members_read_plain). One statement (members_checked, in members_check) then checks the
-# rows of the usual shape as member_row_plain would and writes them to ImportStagedMember; the
-# others are read back in line order and parsed by parse_member_row as before, which stages them
-# too or words their refusal. The cards and document numbers that a member or an earlier row of
-# the file has are named by one statement (members_conflicts: when the insert of members_apply
-# hits a unique index, or the file has other bad rows). Any other file is read by FastCsvSource,
-# row by row, as before. (A card or number repeated in a chain, row 3 repeating row 2's card and
-# row 4 row 3's number, names row 4 here, not on the row-by-row path, where row 3 took nothing.)
+# COPY (members_read_plain). If it is all ASCII without whitespace that strip() removes, one
+# statement (members_apply_checked) checks its rows as member_row_plain would and inserts them
+# into the members table, in the final step: the usual case, one pass over the rows. If that
+# statement leaves a row out or meets a unique index, it is undone and the file goes the longer
+# way, as does any other plain file: one statement (members_checked, in members_check) writes
+# the rows of the usual shape to ImportStagedMember; the others are read back in line order and
+# parsed by parse_member_row as before, which stages them too or words their refusal. The cards
+# and document numbers that a member or an earlier row of the file has are named by one
+# statement (members_conflicts: when the insert of members_apply hits a unique index, or the
+# file has other bad rows). Any other file is read by FastCsvSource, row by row, as before. (A
+# card or number repeated in a chain, row 3 repeating row 2's card and row 4 row 3's number,
+# names row 4 here, not on the row-by-row path, where row 3 took nothing.)
 
 # The lead bytes of every whitespace character str.strip() removes but the space (a test pins
 # it), in UTF-8, and a few letters besides (e2 also starts curly quotes): a line holding one

@@ -375,9 +375,10 @@ class ImportStagedMember(models.Model):
 class ImportStagedMemberText(models.Model):
     """A row of a plain members file as the file has it, cell by cell, written by COPY (PostgreSQL
     only: members.imports.members_read_plain). One statement checks and converts the rows of the
-    usual shape (members_checked_sql); the others are parsed in Python and staged in
-    ImportStagedMember. No foreign key or index: the job's rows are only ever read whole, and
-    the table is UNLOGGED (migration 0014)."""
+    usual shape (members_checked): into the members table at once when every row is
+    (members_apply_checked), else into ImportStagedMember, beside the others parsed in Python.
+    No foreign key or index: the job's rows are only ever read whole, and the table is UNLOGGED
+    (migration 0014)."""
 
     job = models.ForeignKey(ImportJob, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False)
     line = models.PositiveIntegerField()
