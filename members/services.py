@@ -622,6 +622,8 @@ def _members_apply_checked(
                 if inserted != counts.rows:
                     raise _NotUsual
         except (_NotUsual, IntegrityError):
+            # A fresh heartbeat as the lock goes: the statement may have taken minutes on a big file.
+            _import_job_beat(job, claim)
             return False
         counts.imported = inserted
         _import_job_finish(job, claim, actor, counts, errors, "")

@@ -29,7 +29,7 @@ from members.imports import (
     parse_member_row,
     sql_sa_id_born,
 )
-from members.models import ImportStatus, Member
+from members.models import ImportJob, ImportStatus, Member
 from members.tests.factories import MemberFactory, sa_id_for
 from members.tests.test_import_fast_path import _member_row, _sa_id
 from members.tests.test_imports import MEMBERS_HEADER, member_line, run_import
@@ -275,3 +275,28 @@ def test_a_row_that_is_not_ascii_sends_the_file_row_by_row_at_once(reference_dat
         job = run_import("members", "\n".join([MEMBERS_HEADER, *lines]))
     assert (job.status, job.rows_imported) == (ImportStatus.SUCCEEDED, 7)
     assert member_inserts(queries.captured_queries) == ["staged"]
+
+
+def test_the_long_way_after_the_statement_starts_with_a_fresh_heartbeat(reference_data, monkeypatch):
+    """The statement may take minutes on a big file, under the job's row lock; once it is undone
+    the lock goes, and the tick must not take the job for dead before members_check beats."""
+    start = dt.datetime(2026, 11, 2, 10, 0, tzinfo=dt.UTC)
+    heartbeats = []
+    with time_machine.travel(start, tick=False) as clock:
+        apply, check = services.members_apply_checked, services._members_check
+
+        def a_long_statement(*args, **kwargs):
+            inserted = apply(*args, **kwargs)
+            clock.shift(dt.timedelta(minutes=10))
+            return inserted
+
+        def check_after(job, *args, **kwargs):
+            heartbeats.append(ImportJob.objects.get(pk=job.pk).heartbeat_at)
+            return check(job, *args, **kwargs)
+
+        monkeypatch.setattr(services, "members_apply_checked", a_long_statement)
+        monkeypatch.setattr(services, "_members_check", check_after)
+        lines = [*usual_lines(), member_line("2000000009", tier="qUeen")]
+        job = run_import("members", "\n".join([MEMBERS_HEADER, *lines]))
+    assert (job.status, job.rows_imported) == (ImportStatus.SUCCEEDED, 7)
+    assert heartbeats == [start + dt.timedelta(minutes=10)]
