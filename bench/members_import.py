@@ -16,7 +16,10 @@ then, in interleaved rounds:
 
 Both insert the same 100,000 members with every index of members_member in place (card,
 ID number, the trigram name index, ...); each round deletes them afterwards, so the script
-reruns on the same database. Prints rows/s, the ratio floor/project and the machine's load.
+reruns on the same database. Prints rows/s, the ratio floor/project and the machine's load, and
+the CPU seconds each side spent in this process and in its PostgreSQL backend (read from
+/proc when the server runs on this machine): on a shared machine they move less than the wall
+time.
 Nothing asserts a time. The database is created and migrated if missing (it then holds no
 other member: pass a copy of bench/fill.py's 1,000,000-member database for the real figure).
 `--profile` runs the project path once more under cProfile and prints the top functions.
@@ -27,6 +30,7 @@ import cProfile
 import csv
 import datetime as dt
 import io
+import os
 import pstats
 import random
 import statistics
@@ -130,6 +134,38 @@ def delete_members(cards: list[str]) -> int:
         return deleted
 
 
+def backend_cpu() -> float | None:
+    """CPU seconds of this connection's PostgreSQL backend so far (None if not on this machine)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Cpu:
+    """CPU seconds of this process and of its backend over a block."""
+
+    def __enter__(self):
+        self.python, self.backend = time.process_time(), backend_cpu()
+        return self
+
+    def __exit__(self, *exc):
+        backend = backend_cpu()
+        self.python = time.process_time() - self.python
+        self.backend = None if backend is None or self.backend is None else backend - self.backend
+
+    def __str__(self) -> str:
+        backend = "?" if self.backend is None else f"{self.backend:.2f}"
+        return f"cpu: python {self.python:.2f} s + backend {backend} s"
+
+
 def run_project(path: Path, actor, rows: int) -> tuple[float, float, object]:
     """(seconds to store the upload, seconds of import_job_run, the job)."""
     from django.core.files import File
@@ -140,8 +176,10 @@ def run_project(path: Path, actor, rows: int) -> tuple[float, float, object]:
     with path.open("rb") as handle:
         job = import_job_create(actor=actor, kind="members", file=File(handle, name=path.name), name=path.name)
     stored = time.perf_counter()
-    job = import_job_run(job_id=job.pk, actor=actor)
+    with Cpu() as cpu:
+        job = import_job_run(job_id=job.pk, actor=actor)
     finished = time.perf_counter()
+    run_project.cpu = cpu
     if job.status != "succeeded" or job.rows_imported != rows:
         first = list(job.row_errors.order_by("line")[:5].values_list("line", "message"))
         raise SystemExit(f"import #{job.pk} {job.status}: {job.message} {first}")
@@ -153,7 +191,7 @@ def run_floor(path: Path) -> float:
 
     yy = dt.date.today().year % 100
     started = time.perf_counter()
-    with transaction.atomic(), connection.cursor() as cursor:
+    with Cpu() as cpu, transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(
             "CREATE TEMP TABLE bench_members_file (card_number text, first_name text, last_name text,"
             " id_type text, id_number text, date_of_birth text, tier text, property text, phone text,"
@@ -169,6 +207,7 @@ def run_floor(path: Path) -> float:
             while block := handle.read(1 << 20):
                 copy.write(block)
         cursor.execute(FLOOR_SQL, {"yy": yy})
+    run_floor.cpu = cpu
     return time.perf_counter() - started
 
 
@@ -191,8 +230,6 @@ def main() -> None:
     sys.stdout.reconfigure(line_buffering=True)  # each round's line as it comes, also into a file
 
     media = tempfile.TemporaryDirectory(prefix="members-import-bench-")
-    import os
-
     os.environ["MEDIA_ROOT"] = media.name
     create_database(args.database_url)
     migrate(args.database_url)
@@ -226,25 +263,37 @@ def main() -> None:
         print(f"deleted {stale:,} members left by an interrupted run")
 
     floor, project, stored = [], [], []
+    floor_cpu, project_cpu = [], []  # python + backend seconds, when the backend's are known
     for round_no in range(1, args.rounds + 1):
         seconds = run_floor(path)
         delete_members(cards)
         floor.append(seconds)
-        print(f"round {round_no}: floor   {seconds:7.2f} s  {args.rows / seconds:>9,.0f} rows/s")
+        if run_floor.cpu.backend is not None:
+            floor_cpu.append(run_floor.cpu.python + run_floor.cpu.backend)
+        print(f"round {round_no}: floor   {seconds:7.2f} s  {args.rows / seconds:>9,.0f} rows/s  ({run_floor.cpu})")
         store, seconds, job = run_project(path, actor, args.rows)
         delete_members(cards)
         job_cleanup(job)
         project.append(seconds)
+        if run_project.cpu.backend is not None:
+            project_cpu.append(run_project.cpu.python + run_project.cpu.backend)
         stored.append(store)
         print(
             f"round {round_no}: project {seconds:7.2f} s  {args.rows / seconds:>9,.0f} rows/s"
             f"  (storing the upload before it: {store:.2f} s)  floor/project {floor[-1] / seconds:.2f}"
+            f"  ({run_project.cpu})"
         )
     floor_s, project_s = statistics.median(floor), statistics.median(project)
     print(f"load after: {load_average()}")
     print(f"members import (project): {args.rows / project_s:,.0f} rows/s (median of {args.rounds})")
     print(f"members import (floor, COPY + INSERT ... SELECT): {args.rows / floor_s:,.0f} rows/s")
     print(f"ratio project/floor time: {project_s / floor_s:.2f}x")
+    if floor_cpu and project_cpu:
+        floor_c, project_c = statistics.median(floor_cpu), statistics.median(project_cpu)
+        print(
+            f"CPU seconds (python + backend, median): project {project_c:.2f} s ({args.rows / project_c:,.0f} rows"
+            f" a CPU second), floor {floor_c:.2f} s ({args.rows / floor_c:,.0f}); ratio {project_c / floor_c:.2f}x"
+        )
 
     if args.profile:
         profiler = cProfile.Profile()

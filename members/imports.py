@@ -761,32 +761,54 @@ def members_conflicts(job_id: int) -> Iterator[tuple[int, str]]:
             yield line, f"id_number {id_number} already belongs to a member"
 
 
-def members_apply(job_id: int, now: dt.datetime) -> int:
-    """Move the job's staged members to the members table in one statement; how many."""
-    staged = {f.attname for f in ImportStagedMember._meta.concrete_fields}
-    columns, values, params = [], [], []
+def _members_insert(source: str, now: dt.datetime) -> tuple[str, dict]:
+    """An INSERT into the members table of the rows of `source` (a FROM item named s, with a
+    line and the _MEMBER_STAGED columns) in line order, and its parameters: the other columns
+    as bulk_create would have written them."""
+    columns, values, params = [], [], {}
     for member_field in Member._meta.concrete_fields:
         if member_field.primary_key:
             continue
         columns.append(connection.ops.quote_name(member_field.column))
-        if member_field.attname in _MEMBER_STAGED and member_field.attname in staged:
+        if member_field.attname in _MEMBER_STAGED:
             values.append(f"s.{connection.ops.quote_name(member_field.attname)}")
-        else:  # what bulk_create would have written: created_at, and defaults for the rest
+        else:  # created_at, and defaults for the rest
             value = now if member_field.attname == "created_at" else member_field.get_default()
-            values.append("%s")
-            params.append(member_field.get_db_prep_save(value, connection))
+            name = f"default_{len(params)}"
+            values.append(f"%({name})s")
+            params[name] = member_field.get_db_prep_save(value, connection)
     sql = (
         f"INSERT INTO {connection.ops.quote_name(Member._meta.db_table)} ({', '.join(columns)}) "  # noqa: S608
-        f"SELECT {', '.join(values)} FROM {connection.ops.quote_name(ImportStagedMember._meta.db_table)} s "
-        "WHERE s.job_id = %s ORDER BY s.line"
+        f"SELECT {', '.join(values)} FROM {source} ORDER BY s.line"
     )
+    return sql, params
+
+
+def _members_insert_run(sql: str, params: dict) -> int:
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             # The sort of a big file in memory, not in temporary files, and no JIT compiling for
             # a plain insert (this transaction only).
             cursor.execute("SELECT set_config('work_mem', '64MB', true), set_config('jit', 'off', true)")
-        cursor.execute(sql, [*params, job_id])
+        cursor.execute(sql, params)
         return cursor.rowcount
+
+
+def members_apply(job_id: int, now: dt.datetime) -> int:
+    """Move the job's staged members to the members table in one statement; how many."""
+    staged = connection.ops.quote_name(ImportStagedMember._meta.db_table)
+    sql, params = _members_insert(f"{staged} s WHERE s.job_id = %(job)s", now)
+    return _members_insert_run(sql, {**params, "job": job_id})
+
+
+def members_apply_checked(job_id: int, lookups: Lookups, today: dt.date, now: dt.datetime) -> int:
+    """members_apply straight from the rows COPY staged (PostgreSQL): those of the usual shape
+    (members_checked, on `today`) go to the members table in one statement, checked and
+    converted on the way, without the staged members table between; how many. The others are
+    left out: fewer than the file's rows means that members_check must look at them."""
+    checked, params = members_checked(job_id, lookups, today)
+    sql, insert_params = _members_insert(f"({checked}) s WHERE s.ok", now)
+    return _members_insert_run(sql, {**params, **insert_params})
 
 
 def _members_conflicts_sql(job_id: int) -> Iterator[tuple[int, str]]:
@@ -820,14 +842,18 @@ def _members_conflicts_sql(job_id: int) -> Iterator[tuple[int, str]]:
 #
 # A plain file (points_file_is_plain: no quotes, NULs, lone carriage returns, undecodable bytes
 # or over-long lines) goes to ImportStagedMemberText as it is, a line a row with its number, by
-# COPY (members_read_plain). One statement (members_checked, in members_check) then checks the
-# rows of the usual shape as member_row_plain would and writes them to ImportStagedMember; the
-# others are read back in line order and parsed by parse_member_row as before, which stages them
-# too or words their refusal. The cards and document numbers that a member or an earlier row of
-# the file has are named by one statement (members_conflicts: when the insert of members_apply
-# hits a unique index, or the file has other bad rows). Any other file is read by FastCsvSource,
-# row by row, as before. (A card or number repeated in a chain, row 3 repeating row 2's card and
-# row 4 row 3's number, names row 4 here, not on the row-by-row path, where row 3 took nothing.)
+# COPY (members_read_plain). If it is all ASCII without whitespace that strip() removes, one
+# statement (members_apply_checked) checks its rows as member_row_plain would and inserts them
+# into the members table, in the final step: the usual case, one pass over the rows. If that
+# statement leaves a row out or meets a unique index, it is undone and the file goes the longer
+# way, as does any other plain file: one statement (members_checked, in members_check) writes
+# the rows of the usual shape to ImportStagedMember; the others are read back in line order and
+# parsed by parse_member_row as before, which stages them too or words their refusal. The cards
+# and document numbers that a member or an earlier row of the file has are named by one
+# statement (members_conflicts: when the insert of members_apply hits a unique index, or the
+# file has other bad rows). Any other file is read by FastCsvSource, row by row, as before. (A
+# card or number repeated in a chain, row 3 repeating row 2's card and row 4 row 3's number,
+# names row 4 here, not on the row-by-row path, where row 3 took nothing.)
 
 # The lead bytes of every whitespace character str.strip() removes but the space (a test pins
 # it), in UTF-8, and a few letters besides (e2 also starts curly quotes): a line holding one
@@ -852,7 +878,7 @@ def _sql_day(year: str, month: str, day: str) -> str:
     )
 
 
-# A real day of 1900-2099 (29 February is left to Python): cast to a date, it cannot fail.
+# A real day of 1900-2099 but 29 February: cast to a date, it cannot fail.
 _SQL_DATE = (
     r"^(19|20)[0-9]{2}-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)"
     r"|02-(0[1-9]|1[0-9]|2[0-8]))$"
@@ -860,8 +886,15 @@ _SQL_DATE = (
 
 
 def sql_plain_date(text: str) -> str:
-    """The date of a YYYY-MM-DD text from 1900 as _plain_date reads it, NULL for any other."""
-    return f"CASE WHEN {text} ~ '{_SQL_DATE}' THEN {text}::date END"
+    """The date of a YYYY-MM-DD text from 1900 as _plain_date reads it, NULL for any other. 29
+    February of a leap year too: a file of 100,000 members has a few born on one, and a row the
+    statement leaves sends the whole file to members_check."""
+    year = f"substr({text}, 1, 4)::int"
+    leap = f"mod({year}, 4) = 0 AND (mod({year}, 100) <> 0 OR mod({year}, 400) = 0)"
+    return (
+        f"CASE WHEN {text} ~ '{_SQL_DATE}' THEN {text}::date "
+        f"WHEN {text} ~ '^(19|20)[0-9]{{2}}-02-29$' AND {leap} THEN {text}::date END"
+    )
 
 
 def sql_sa_id_born(number: str, octets: str, this_year: str) -> str:
@@ -987,17 +1020,21 @@ def members_read_plain(
     errors: ErrorSpool,
     counts: ImportCounts,
     stage: Callable[[bytes, int], None],
-) -> None:
+) -> bool:
     """A plain file (points_file_is_plain): its rows of 11 cells staged as they are, by COPY
     (members_copy), CHUNK_ROWS rows or CHUNK_CHARS at a time, with the bytes of the file read
-    so far (the progress bar); a row of any other width is refused by its line, as CsvSource does."""
+    so far (the progress bar); a row of any other width is refused by its line, as CsvSource does.
+    True if every row may be of the usual shape (ASCII, no whitespace that strip() removes):
+    then members_apply_checked may take the whole file at once."""
     header = binary.readline(4 * MAX_LINE_CHARS + 2)
     next(iter(CsvSource(io.BytesIO(header), ImportKind.MEMBERS)), None)  # FileRejected if wrong
     commas, line, size, read = len(MEMBER_COLUMNS) - 1, 1, 0, len(header)
     out: list[bytes] = []
+    usual = True
     for block in _blocks(binary):
         text = block.replace(b"\r\n", b"\n")
         odd_block = _has_odd_spaces(text)  # rarely: then each line is looked at
+        usual = usual and not odd_block and text.isascii()
         lines = text.split(b"\n")
         if block.endswith(b"\n"):
             lines.pop()  # the nothing after the last line ending
@@ -1020,6 +1057,7 @@ def members_read_plain(
                 errors.add(line, f"expected {commas + 1} columns, found {len(cells)}", text)
     if out:
         stage(b"".join(out), read)
+    return usual
 
 
 def members_copy(data: bytes) -> None:
@@ -1033,6 +1071,12 @@ def members_copy(data: bytes) -> None:
         copy.write(data)
 
 
+def job_today(job_id: int) -> dt.date:
+    """The day an import's rows are checked on (dates "until today"): the day it started."""
+    started = ImportJob.objects.filter(pk=job_id).values_list("started_at", flat=True).first()
+    return timezone.localdate(started or timezone.now())
+
+
 def members_check(
     job_id: int, lookups: Lookups, errors: ErrorSpool, counts: ImportCounts, stage: Callable[[list[tuple]], None]
 ) -> None:
@@ -1040,8 +1084,7 @@ def members_check(
     shape by one statement (members_checked), then the others in line order by parse_member_row,
     which stages the good ones (`stage`, a batch at a time) and words the refusal of the rest. A
     row of blank cells is no row (CsvSource's rule), whatever blanks they are."""
-    started = ImportJob.objects.filter(pk=job_id).values_list("started_at", flat=True).first()
-    checked, params = members_checked(job_id, lookups, timezone.localdate(started or timezone.now()))
+    checked, params = members_checked(job_id, lookups, job_today(job_id))
     qn = connection.ops.quote_name
     text, staged = qn(ImportStagedMemberText._meta.db_table), qn(ImportStagedMember._meta.db_table)
     columns = ", ".join(qn(column) for column in _MEMBER_STAGED)

@@ -32,7 +32,9 @@ from members.imports import (
     PointsReader,
     chunks,
     heap_frozen,
+    job_today,
     members_apply,
+    members_apply_checked,
     members_check,
     members_chunk_check,
     members_conflicts,
@@ -535,9 +537,11 @@ def _import_file(job: ImportJob, claim: str, actor: Actor, errors: ErrorSpool, c
     # (members.imports.PointsReader, points_apply).
     bulk_points = job.kind == ImportKind.POINTS and connection.vendor == "postgresql"
     message = ""
+    usual = False  # a plain members file whose rows may all be of the usual shape
     with open(job.file.path, "rb") as binary:
         # A plain members file on PostgreSQL: COPY, then checked by whole statements
-        # (members.imports.members_read_plain, members_check, members_conflicts).
+        # (members.imports.members_read_plain, members_apply_checked, or members_check and
+        # members_conflicts).
         bulk_members = job.kind == ImportKind.MEMBERS and connection.vendor == "postgresql"
         bulk_members = bulk_members and points_file_is_plain(binary)
         # Any other members file is read the fast way (its rows are cheap to check; reading dominated).
@@ -547,7 +551,7 @@ def _import_file(job: ImportJob, claim: str, actor: Actor, errors: ErrorSpool, c
                 if bulk_points:
                     _points_read(job, claim, binary, PointsReader(job.pk, lookups, errors, counts, now))
                 if bulk_members:
-                    _members_read(job, claim, binary, lookups, errors, counts)
+                    usual = _members_read(job, claim, binary, errors, counts)
                 for chunk in chunks(iter(source)) if not (bulk_points or bulk_members) else ():
                     rows = check(chunk, job_id=job.pk, lookups=lookups, errors=errors, counts=counts)
                     with transaction.atomic():
@@ -563,6 +567,12 @@ def _import_file(job: ImportJob, claim: str, actor: Actor, errors: ErrorSpool, c
     # committed heartbeat, then the row lock for the whole step, and recovery stays away.
     with transaction.atomic():
         _import_job_beat(job, claim)
+    # A plain file of ASCII rows without odd spaces: most likely one statement checks and inserts it.
+    one_statement = usual and not message and not errors.count
+    if one_statement and _members_apply_checked(job, claim, actor, lookups, counts, errors):
+        return
+    if bulk_members and not message:
+        _members_check(job, claim, lookups, errors, counts)
     with transaction.atomic():
         _import_job_hold(job, claim)
         if not message and not errors.count:
@@ -583,14 +593,47 @@ def _bad_rows_message(errors: ErrorSpool) -> str:
     return f"{rows}: nothing was imported. Fix {'it' if errors.count == 1 else 'them'} and upload the whole file again."
 
 
+def _import_lock(job: ImportJob) -> None:
+    """One import of a kind applies at a time: the second then sees the first's rows (on SQLite
+    the IMMEDIATE transaction already holds the only write lock). Until the transaction ends."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"members.import.{job.kind}"])
+
+
+class _NotUsual(Exception):
+    """A row of the file that members_apply_checked leaves to members_check: nothing inserted."""
+
+
+def _members_apply_checked(
+    job: ImportJob, claim: str, actor: Actor, lookups: Lookups, counts: ImportCounts, errors: ErrorSpool
+) -> bool:
+    """A plain members file whose every row is of the usual shape, in one transaction: checked
+    and inserted by one statement (members.imports.members_apply_checked), then the job finished.
+    False, and nothing written, if some row is not, or a card or document number is taken: then
+    members_check looks at every row (a file with bad rows pays for the statement twice)."""
+    with transaction.atomic():
+        _import_job_hold(job, claim)
+        _progress_report(job, rows=counts.rows, percent=READ_SHARE + 5, step="saving")
+        _import_lock(job)
+        try:
+            with transaction.atomic():
+                inserted = members_apply_checked(job.pk, lookups, job_today(job.pk), timezone.now())
+                if inserted != counts.rows:
+                    raise _NotUsual
+        except (_NotUsual, IntegrityError):
+            # A fresh heartbeat as the lock goes: the statement may have taken minutes on a big file.
+            _import_job_beat(job, claim)
+            return False
+        counts.imported = inserted
+        _import_job_finish(job, claim, actor, counts, errors, "")
+    return True
+
+
 def _import_apply(job: ImportJob, counts: ImportCounts, errors: ErrorSpool) -> str:
     """Move the staged rows to the real tables (inside the caller's transaction); the refusal
     message, or "" when imported."""
-    if connection.vendor == "postgresql":
-        # One import of a kind applies at a time: the second then sees the first's rows (on
-        # SQLite the IMMEDIATE transaction already holds the only write lock).
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"members.import.{job.kind}"])
+    _import_lock(job)
     if job.kind == ImportKind.POINTS and connection.vendor == "postgresql":
         return _points_apply_bulk(job, counts, errors)
     if job.kind == ImportKind.POINTS:
@@ -630,10 +673,9 @@ def _points_read(job: ImportJob, claim: str, binary, reader: PointsReader) -> No
         reader.read_records(binary, stage)
 
 
-def _members_read(job: ImportJob, claim: str, binary, lookups: Lookups, errors: ErrorSpool, counts: ImportCounts):
+def _members_read(job: ImportJob, claim: str, binary, errors: ErrorSpool, counts: ImportCounts) -> bool:
     """Stage a plain members file through COPY, a chunk a short transaction (heartbeat and
-    progress), then check it: one statement, and Python for the rows it leaves, a batch a
-    transaction."""
+    progress); whether its rows may all be of the usual shape (members_read_plain)."""
 
     def stage(data: bytes, read_bytes: int) -> None:
         with transaction.atomic():
@@ -642,12 +684,18 @@ def _members_read(job: ImportJob, claim: str, binary, lookups: Lookups, errors: 
         read = min(1, read_bytes / job.size_bytes) if job.size_bytes else 1
         _progress_report(job, rows=counts.rows, percent=round(READ_SHARE * read), step="reading")
 
+    return members_read_plain(binary, job.pk, errors, counts, stage)
+
+
+def _members_check(job: ImportJob, claim: str, lookups: Lookups, errors: ErrorSpool, counts: ImportCounts) -> None:
+    """Check the rows a plain members file staged by COPY into the staged members: one
+    statement, and Python for the rows it leaves, a batch a transaction."""
+
     def stage_rows(rows: list[tuple]) -> None:
         with transaction.atomic():
             _import_job_beat(job, claim)
             members_stage(rows)
 
-    members_read_plain(binary, job.pk, errors, counts, stage)
     members_check(job.pk, lookups, errors, counts, stage_rows)
 
 

@@ -34,13 +34,20 @@ def run_both_at_once(kind: str, text: str, monkeypatch) -> tuple[list[ImportJob]
         import_job_create(actor=SYSTEM, kind=kind, file=ContentFile(text.encode()), name=f"{n}.csv") for n in (1, 2)
     ]
     both_staged = threading.Barrier(2, timeout=30)
-    apply = services._import_apply
+    waited = set()
 
-    def apply_after_both_staged(*args, **kwargs):
-        both_staged.wait()
-        return apply(*args, **kwargs)
+    def after_both_staged(apply):
+        def wrapper(*args, **kwargs):
+            if threading.get_ident() not in waited:  # a job's first step to apply, whichever it is
+                waited.add(threading.get_ident())
+                both_staged.wait()
+            return apply(*args, **kwargs)
 
-    monkeypatch.setattr(services, "_import_apply", apply_after_both_staged)
+        return wrapper
+
+    # A plain members file first tries the one statement that checks and inserts it all.
+    for step in ("_import_apply", "_members_apply_checked"):
+        monkeypatch.setattr(services, step, after_both_staged(getattr(services, step)))
     done, failures = {}, []
 
     def run(job_id):

@@ -10,6 +10,7 @@ import random
 import pytest
 import time_machine
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from stdnum.za import idnr
 
 from members import services
@@ -28,7 +29,7 @@ from members.imports import (
     parse_member_row,
     sql_sa_id_born,
 )
-from members.models import ImportStatus, Member
+from members.models import ImportJob, ImportStatus, Member
 from members.tests.factories import MemberFactory, sa_id_for
 from members.tests.test_import_fast_path import _member_row, _sa_id
 from members.tests.test_imports import MEMBERS_HEADER, member_line, run_import
@@ -198,3 +199,104 @@ def test_a_plain_file_with_odd_rows_imports_what_row_by_row_imports(reference_da
     assert copy_route == row_by_row
     assert copy_route[:4] == (ImportStatus.SUCCEEDED, 29, 29, "")
     assert [m[0] for m in copy_route[5]] == [line.split(",")[0] for line in lines]  # in the file's order
+
+
+def member_inserts(queries) -> list[str]:
+    """For each statement that inserted into the members table: the table it read."""
+    inserts = [q["sql"] for q in queries if q["sql"].startswith('INSERT INTO "members_member" ')]
+    return ["text" if '"members_importstagedmembertext"' in sql else "staged" for sql in inserts]
+
+
+def usual_lines() -> list[str]:
+    """Rows of the usual shape, in each of the ways it comes (none that the statement leaves)."""
+    return [
+        member_line("2000000001"),
+        member_line("2000000002", id_type="passport", id_number="A1234567", date_of_birth="1979-03-21"),
+        member_line("2000000003", phone="0821234567", email="", app_registered_on="2026-03-01"),
+        member_line("2000000004", phone="", tier="ACE", prop="gh", id_type="SA_ID"),
+        member_line("2000000005", id_type="driving_licence", id_number="dl99887766", date_of_birth="1990-12-31"),
+        member_line("2000000006", id_type="passport", id_number="B7654321", date_of_birth="1980-02-29"),
+    ]
+
+
+def test_a_file_of_usual_rows_is_checked_and_inserted_by_one_statement(reference_data, monkeypatch):
+    """No staged members table between: the statement that checks the rows inserts them."""
+    text = "\n".join([MEMBERS_HEADER, *usual_lines()]) + "\n"
+    with CaptureQueriesContext(connection) as queries:
+        job = run_import("members", text)
+    assert (job.status, job.rows_imported) == (ImportStatus.SUCCEEDED, 6)
+    assert member_inserts(queries.captured_queries) == ["text"]
+    assert not any('INSERT INTO "members_importstagedmember" ' in q["sql"] for q in queries.captured_queries)
+    Member.objects.filter(card_number__startswith="200000000").delete()
+    # The very members, in the file's order, that the row-by-row path writes.
+    copy_route, row_by_row = _both_ways(text, monkeypatch)
+    assert copy_route == row_by_row
+    assert [m[0] for m in copy_route[5]] == [line.split(",")[0] for line in usual_lines()]
+
+
+def test_a_row_the_statement_leaves_sends_the_file_row_by_row_and_it_imports_the_same(reference_data, monkeypatch):
+    """A valid row that only the Python rules read (a tier spelled oddly): the statement inserts
+    fewer rows than the file has, its savepoint goes, and every row is checked as before."""
+    lines = usual_lines()
+    lines.insert(2, member_line("2000000009", tier="qUeen"))
+    text = "\n".join([MEMBERS_HEADER, *lines])
+    with CaptureQueriesContext(connection) as queries:
+        job = run_import("members", text)
+    assert (job.status, job.rows_imported) == (ImportStatus.SUCCEEDED, 7)
+    assert member_inserts(queries.captured_queries) == ["text", "staged"]
+    Member.objects.filter(card_number__startswith="200000000").delete()
+    copy_route, row_by_row = _both_ways(text, monkeypatch)
+    assert copy_route == row_by_row
+    assert [m[0] for m in copy_route[5]] == [line.split(",")[0] for line in lines]
+
+
+def test_a_taken_card_or_number_in_a_file_of_usual_rows_is_named_by_its_line(reference_data, monkeypatch):
+    MemberFactory(card_number="2000000003")
+    MemberFactory(card_number="2000000900", id_number="A1234567", id_type="passport")
+    text = "\n".join([MEMBERS_HEADER, *usual_lines()])
+    with CaptureQueriesContext(connection) as queries:
+        job = run_import("members", text)
+    assert member_inserts(queries.captured_queries) == ["text", "staged"]  # each met the unique index
+    assert (job.status, rows_of(job)) == (
+        ImportStatus.FAILED,
+        [
+            (3, "id_number A1234567 already belongs to a member", usual_lines()[1]),
+            (4, "card number 2000000003 already belongs to a member", usual_lines()[2]),
+        ],
+    )
+    copy_route, row_by_row = _both_ways(text, monkeypatch)
+    assert copy_route == row_by_row
+
+
+def test_a_row_that_is_not_ascii_sends_the_file_row_by_row_at_once(reference_data):
+    """Such rows are left to Python anyway: the statement is not tried for nothing."""
+    lines = [*usual_lines(), member_line("2000000009", first_name="Zoë")]
+    with CaptureQueriesContext(connection) as queries:
+        job = run_import("members", "\n".join([MEMBERS_HEADER, *lines]))
+    assert (job.status, job.rows_imported) == (ImportStatus.SUCCEEDED, 7)
+    assert member_inserts(queries.captured_queries) == ["staged"]
+
+
+def test_the_long_way_after_the_statement_starts_with_a_fresh_heartbeat(reference_data, monkeypatch):
+    """The statement may take minutes on a big file, under the job's row lock; once it is undone
+    the lock goes, and the tick must not take the job for dead before members_check beats."""
+    start = dt.datetime(2026, 11, 2, 10, 0, tzinfo=dt.UTC)
+    heartbeats = []
+    with time_machine.travel(start, tick=False) as clock:
+        apply, check = services.members_apply_checked, services._members_check
+
+        def a_long_statement(*args, **kwargs):
+            inserted = apply(*args, **kwargs)
+            clock.shift(dt.timedelta(minutes=10))
+            return inserted
+
+        def check_after(job, *args, **kwargs):
+            heartbeats.append(ImportJob.objects.get(pk=job.pk).heartbeat_at)
+            return check(job, *args, **kwargs)
+
+        monkeypatch.setattr(services, "members_apply_checked", a_long_statement)
+        monkeypatch.setattr(services, "_members_check", check_after)
+        lines = [*usual_lines(), member_line("2000000009", tier="qUeen")]
+        job = run_import("members", "\n".join([MEMBERS_HEADER, *lines]))
+    assert (job.status, job.rows_imported) == (ImportStatus.SUCCEEDED, 7)
+    assert heartbeats == [start + dt.timedelta(minutes=10)]
