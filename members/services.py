@@ -43,6 +43,7 @@ from members.imports import (
     points_bad_rows,
     points_chunk_check,
     points_file_is_plain,
+    points_months,
     points_stage,
     staging_clear,
     with_row_texts,
@@ -563,6 +564,8 @@ def _import_file(job: ImportJob, claim: str, actor: Actor, errors: ErrorSpool, c
     # committed heartbeat, then the row lock for the whole step, and recovery stays away.
     with transaction.atomic():
         _import_job_beat(job, claim)
+        if bulk_points and not message and not errors.count:
+            points_months(job.pk)  # the ledger's partitions for the file's months, committed first
     with transaction.atomic():
         _import_job_hold(job, claim)
         if not message and not errors.count:
