@@ -1415,9 +1415,14 @@ def _points_apply_copied(job_id: int, *, insert: bool) -> tuple[int, int, int]:
         ), span AS (
             SELECT property_id, min(reference) AS lo, max(reference) AS hi FROM s GROUP BY property_id
         ), taken AS MATERIALIZED (
-            SELECT l.property_id, l.reference
-            FROM span JOIN {ledger} l
-              ON l.property_id = span.property_id AND l.reference BETWEEN span.lo AND span.hi
+            -- Through each month's unique index, a descent per property, never a scan of the ledger:
+            -- OFFSET 0 keeps the planner from flattening the LATERAL subquery into a hash join.
+            SELECT t.property_id, t.reference
+            FROM span CROSS JOIN LATERAL (
+                SELECT l.property_id, l.reference FROM {ledger} l
+                WHERE l.property_id = span.property_id AND l.reference BETWEEN span.lo AND span.hi
+                OFFSET 0
+            ) t
         ), fresh AS MATERIALIZED (
             SELECT * FROM s {_points_skip_imported()}
         ), twice AS (
@@ -1440,6 +1445,9 @@ def _points_apply_copied(job_id: int, *, insert: bool) -> tuple[int, int, int]:
         cursor.execute(f"ANALYZE {qn(ImportStagedPoints._meta.db_table)}")
         # The sort and the join of a big file in memory, not in temporary files (this transaction).
         cursor.execute("SELECT set_config('work_mem', '64MB', true)")
+        # Its estimated cost is far above jit_above_cost, and compiling took over a second for a
+        # statement bound by writing rows, not by evaluating expressions (as draws.allocation).
+        cursor.execute("SELECT set_config('jit', 'off', true)")
         cursor.execute(sql, {"job": job_id, "insert": insert})
         return cursor.fetchone()
 
