@@ -636,8 +636,10 @@ def vacuum_analyze(db: Db, tables: list[str], jobs: int) -> None:
 def table_sizes(db: Db) -> str:
     with db.connect() as conn:
         rows = conn.execute(
-            "SELECT relname, pg_size_pretty(pg_table_size(oid)), pg_size_pretty(pg_indexes_size(oid))"
-            " FROM pg_class WHERE relname IN (%s, %s) ORDER BY relname",
+            # A partitioned table's sizes are its partitions' (pg_partition_tree; none for a plain table).
+            "SELECT c.relname, pg_size_pretty(sum(pg_table_size(r))), pg_size_pretty(sum(pg_indexes_size(r)))"
+            " FROM pg_class c LEFT JOIN LATERAL pg_partition_tree(c.oid) t ON true,"
+            " LATERAL coalesce(t.relid, c.oid) AS r WHERE c.relname IN (%s, %s) GROUP BY c.relname ORDER BY 1",
             (MEMBERS, POINTS),
         ).fetchall()
     return "; ".join(f"{name}: table {table}, indexes {indexes}" for name, table, indexes in rows)
