@@ -1196,7 +1196,7 @@ def _points_skip_imported() -> str:
     final steps take turns: the points imports' advisory lock). On PostgreSQL the unique index
     holds earned_at too (the partition key), so this anti-join is what keeps a reference met
     with another earned_at out; `taken` is the ledger's rows with the file's references."""
-    return "WHERE NOT EXISTS (SELECT FROM taken t WHERE t.property_id = s.property_id AND t.reference = s.reference)"
+    return "AND NOT EXISTS (SELECT FROM taken t WHERE t.property_id = s.property_id AND t.reference = s.reference)"
 
 
 def points_months(job_id: int) -> None:
@@ -1423,15 +1423,16 @@ def _points_apply_copied(job_id: int, *, insert: bool) -> tuple[int, int, int]:
                 WHERE l.property_id = span.property_id AND l.reference BETWEEN span.lo AND span.hi
                 OFFSET 0
             ) t
-        ), fresh AS MATERIALIZED (
-            SELECT * FROM s {_points_skip_imported()}
         ), twice AS (
-            SELECT FROM fresh GROUP BY property_id, reference HAVING count(*) > 1 LIMIT 1
+            -- A reference twice in the file (one already in the ledger is skipped however often).
+            SELECT FROM (SELECT property_id, reference FROM s GROUP BY 1, 2 HAVING count(*) > 1) d
+            WHERE NOT EXISTS (SELECT FROM taken t WHERE t.property_id = d.property_id AND t.reference = d.reference)
+            LIMIT 1
         ), ins AS (
             INSERT INTO {ledger} (member_id, property_id, earned_at, points, reference, import_job_id)
-            SELECT member_id, property_id, earned_at, points, reference, %(job)s FROM fresh
+            SELECT member_id, property_id, earned_at, points, reference, %(job)s FROM s
             WHERE %(insert)s AND member_id IS NOT NULL AND NOT EXISTS (SELECT FROM s WHERE member_id IS NULL)
-              AND NOT EXISTS (SELECT FROM twice)
+              AND NOT EXISTS (SELECT FROM twice) {_points_skip_imported()}
             -- In points_member_idx's order: its leaf pages are visited once each, in order, not
             -- once a row at random. Points imports apply one at a time (the advisory lock), so no
             -- order is needed against deadlocks between them.
