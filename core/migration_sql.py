@@ -52,7 +52,7 @@ class UnlessPostgresql(Operation):
             state = state.clone()
             operation.state_forwards(app_label, state)
             states.append(state)
-        steps = list(zip(self.operations, states, states[1:], strict=True))
+        steps = list(zip(self.operations, states[:-1], states[1:], strict=True))
         for operation, before, after in reversed(steps) if backwards else steps:
             if backwards:
                 operation.database_backwards(app_label, schema_editor, after, before)

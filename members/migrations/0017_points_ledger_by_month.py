@@ -29,7 +29,7 @@ from core.migration_sql import UnlessPostgresql, postgresql_only
 MONTH = r"""
 -- SECURITY DEFINER: the application's role (DB_APP_ROLE) owns no table, and a month is made by
 -- the import it runs; the function makes nothing but the month of `at`.
-CREATE FUNCTION @schema@.members_points_month(at timestamptz) RETURNS regclass
+CREATE OR REPLACE FUNCTION @schema@.members_points_month(at timestamptz) RETURNS regclass
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, @schema@, pg_temp AS $$
 DECLARE
     lo timestamp := date_trunc('month', at AT TIME ZONE 'UTC');
@@ -37,8 +37,10 @@ DECLARE
     part text := 'members_pointsentry_' || to_char(lo, 'YYYY_MM');
 BEGIN
     IF to_regclass(quote_ident(part)) IS NULL THEN
-        -- Two sessions making the same month: the second waits here, then finds it made.
-        PERFORM pg_advisory_xact_lock(hashtext('members.points.month'));
+        -- Two sessions making the same month: the second waits here, then finds it made (a
+        -- table lock, unlike an advisory one, brings this session's catalog up to date). Reads
+        -- and writes of the ledger go on: ATTACH below takes this lock too.
+        LOCK TABLE @schema@.members_pointsentry IN SHARE UPDATE EXCLUSIVE MODE;
     END IF;
     IF to_regclass(quote_ident(part)) IS NULL THEN
         EXECUTE format('CREATE TABLE @schema@.%I (LIKE @schema@.members_pointsentry INCLUDING DEFAULTS'

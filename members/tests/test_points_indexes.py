@@ -3,9 +3,11 @@ of earned_at, the member's index keyed by member alone, the property's by proper
 draw's allocation bounded by its earning period: it reads the period's months only."""
 
 import datetime as dt
+import threading
+import time
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from members.tests.factories import MemberFactory
 
@@ -72,3 +74,30 @@ def test_a_row_of_a_month_not_yet_made_waits_in_the_default_partition_until_it_i
         assert cursor.fetchone()[0] == "members_pointsentry_2019_05"
         cursor.execute("SELECT count(*) FROM members_pointsentry_default")
         assert cursor.fetchone()[0] == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_sessions_making_the_same_month_at_once_both_get_it():
+    """Both find it missing, one makes it; the other waits on the ledger's lock, then finds it."""
+    both_looked = threading.Barrier(2, timeout=30)
+    made, failures = [], []
+
+    def make() -> None:
+        try:
+            with transaction.atomic(), connection.cursor() as cursor:
+                both_looked.wait()
+                cursor.execute("SELECT members_points_month('2018-02-10 12:00:00+00')::text")
+                made.append(cursor.fetchone()[0])
+                time.sleep(0.2)  # the month made but not committed: the other session waits for it
+        except Exception as error:
+            failures.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=make) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert failures == []
+    assert made == ["members_pointsentry_2018_02"] * 2
