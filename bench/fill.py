@@ -332,6 +332,8 @@ def drop_secondary(db: Db, tables: list[str]) -> None:
                     sql.SQL("ALTER TABLE {} DROP CONSTRAINT {}").format(sql.Identifier(table), sql.Identifier(name))
                 )
             for name, definition in indexes:
+                # A partitioned table's index reads "ON ONLY table": built so, it would cover no partition.
+                definition = definition.replace(" ON ONLY ", " ON ", 1)
                 if name not in saved:
                     conn.execute(
                         f"INSERT INTO {PENDING} (tbl, kind, name, create_sql) VALUES (%s, 'index', %s, %s)",
@@ -364,6 +366,20 @@ def rebuild_secondary(db: Db, jobs: int) -> None:
         run_parallel(jobs, [lambda item=item: rebuild_one(db, *item) for item in indexes])
     with phase("re-add and validate foreign keys"):
         run_parallel(jobs, [lambda item=item: rebuild_one(db, *item) for item in foreign_keys])
+
+
+def points_months(db: Db, plan: "Plan") -> None:
+    """Each month of the points to load a partition of the ledger (members migration 0017): a
+    row of a month not made yet would go to the default partition."""
+    with db.connect() as conn:
+        if conn.execute("SELECT to_regproc('members_points_month')").fetchone()[0] is None:
+            return  # an older schema, not partitioned
+        conn.execute(
+            f"SELECT members_points_month(m) FROM generate_series(%(now)s::timestamptz - interval '{POINTS_DAYS} days',"
+            " %(now)s::timestamptz + interval '1 month', interval '1 month') AS m",
+            {"now": plan.now},
+        )
+        conn.execute("SELECT members_points_month(%(now)s::timestamptz)", {"now": plan.now})
 
 
 def points_refs_trigger(db: Db, *, enable: bool) -> bool:
@@ -620,8 +636,10 @@ def vacuum_analyze(db: Db, tables: list[str], jobs: int) -> None:
 def table_sizes(db: Db) -> str:
     with db.connect() as conn:
         rows = conn.execute(
-            "SELECT relname, pg_size_pretty(pg_table_size(oid)), pg_size_pretty(pg_indexes_size(oid))"
-            " FROM pg_class WHERE relname IN (%s, %s) ORDER BY relname",
+            # A partitioned table's sizes are its partitions' (pg_partition_tree; none for a plain table).
+            "SELECT c.relname, pg_size_pretty(sum(pg_table_size(r))), pg_size_pretty(sum(pg_indexes_size(r)))"
+            " FROM pg_class c LEFT JOIN LATERAL pg_partition_tree(c.oid) t ON true,"
+            " LATERAL coalesce(t.relid, c.oid) AS r WHERE c.relname IN (%s, %s) GROUP BY c.relname ORDER BY 1",
             (MEMBERS, POINTS),
         ).fetchall()
     return "; ".join(f"{name}: table {table}, indexes {indexes}" for name, table, indexes in rows)
@@ -721,6 +739,8 @@ def main() -> None:
     # The ledger's statement-level reference check (members migration 0010) would see members
     # that another session has not committed yet: off for the load, then one check of all.
     refs_check = fill_points and points_refs_trigger(db, enable=False)
+    if fill_points:
+        points_months(db, plan)
     with phase(f"load ({args.method}, {args.jobs} sessions, {indexes})", loaded):
         run_parallel(args.jobs, tasks)
 

@@ -76,9 +76,10 @@ def run_floor(conn, data: bytes, job_id: int, tz: str) -> tuple[float, int]:
             " SELECT m.id, p.id, s.earned_at AT TIME ZONE %s, s.points, s.reference, %s"
             " FROM floor_stage s JOIN members_member m ON m.card_number = s.card_number"
             " JOIN members_property p ON p.code = s.property"
-            # The project's order (points_member_idx's). A plain INSERT: the file's references are
-            # new, so the project's statement succeeds without ON CONFLICT too (it falls back to
-            # ON CONFLICT DO NOTHING only when a reference is taken).
+            # The project's order (points_member_idx's). A plain INSERT: no check that a reference
+            # is new (the project's statement anti-joins the ledger's references in the file's
+            # range, and checks for a reference twice in the file). On the partitioned ledger the
+            # file's months are partitions already (members migration 0017 made them, to the next).
             " ORDER BY m.id, s.earned_at",
             (tz, job_id),
         ).rowcount
@@ -155,6 +156,11 @@ def main() -> None:
                         )
                 else:
                     seconds, rows = run_bare(conn, data)
+                # Autovacuum is off on this machine: without this each round met the dead rows of
+                # the ones before (the ledger's and the staging table's), more with every run.
+                with psycopg.connect(args.database_url, autocommit=True) as vacuum:
+                    vacuum.execute("VACUUM members_pointsentry")
+                    vacuum.execute("VACUUM members_importstagedpoints")
                 if rows != args.rows:
                     raise SystemExit(f"{name}: {rows:,} rows written, expected {args.rows:,}")
                 results[name].append(seconds)

@@ -2,6 +2,7 @@
 zero-setup database, has neither, and its data is a demo's."""
 
 from django.db import migrations
+from django.db.migrations.operations.base import Operation
 
 SCHEMA = "@schema@"
 
@@ -29,3 +30,43 @@ def postgresql_only(forward: str, backward: str, *, in_schema: bool = False) -> 
         return step
 
     return migrations.RunPython(run(forward), run(backward))
+
+
+class UnlessPostgresql(Operation):
+    """Schema operations that change Django's state everywhere but the database only where it is
+    not PostgreSQL (SQLite, `make run`), for a change that PostgreSQL makes by raw SQL of its own
+    (postgresql_only) because it cannot be said in Django's operations (a partitioned table)."""
+
+    reversible = True
+
+    def __init__(self, *operations):
+        self.operations = operations
+
+    def state_forwards(self, app_label, state):
+        for operation in self.operations:
+            operation.state_forwards(app_label, state)
+
+    def _each(self, app_label, schema_editor, from_state, backwards: bool):
+        states, state = [from_state], from_state
+        for operation in self.operations:
+            state = state.clone()
+            operation.state_forwards(app_label, state)
+            states.append(state)
+        steps = list(zip(self.operations, states[:-1], states[1:], strict=True))
+        for operation, before, after in reversed(steps) if backwards else steps:
+            if backwards:
+                operation.database_backwards(app_label, schema_editor, after, before)
+            else:
+                operation.database_forwards(app_label, schema_editor, before, after)
+
+    def database_forwards(self, app_label, schema_editor, from_state, to_state):
+        if schema_editor.connection.vendor != "postgresql":
+            self._each(app_label, schema_editor, from_state, backwards=False)
+
+    def database_backwards(self, app_label, schema_editor, from_state, to_state):
+        # Django passes the state after this operation as from_state, the one before as to_state.
+        if schema_editor.connection.vendor != "postgresql":
+            self._each(app_label, schema_editor, to_state, backwards=True)
+
+    def describe(self):
+        return "Unless PostgreSQL: " + "; ".join(operation.describe() for operation in self.operations)

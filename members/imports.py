@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db import IntegrityError, connection, transaction
+from django.db import connection, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
@@ -1209,6 +1209,8 @@ def points_apply(job_id: int, *, insert: bool = True) -> tuple[int, int, int]:
     """Move the job's staged points to the ledger in one statement: (rows staged, rows whose
     card number is no member's, rows inserted). A reference already in the ledger is skipped,
     as a re-import would (another import may have written it since the check). On PostgreSQL
+    the file's months must be partitions already (points_months) or the rows go to the default
+    partition;
     the card numbers are resolved here, and nothing is inserted unless `insert` and every card
     number is a member's; points_bad_rows then names the rows."""
     if connection.vendor == "postgresql":
@@ -1219,9 +1221,11 @@ def points_apply(job_id: int, *, insert: bool = True) -> tuple[int, int, int]:
         "(member_id, property_id, earned_at, points, reference, import_job_id) "
         "SELECT s.member_id, s.property_id, s.earned_at, s.points, s.reference, s.job_id "
         f"FROM {qn(ImportStagedPoints._meta.db_table)} s WHERE s.job_id = %s "
-        # One order for every import: two applying at once never wait on each other in a circle.
-        "ORDER BY s.property_id, s.reference "
-        f"{_points_skip_imported()}"
+        # A reference already in the ledger is skipped (points_chunk_check refused one twice in
+        # the file): the README's promise for a re-import. SQLite has one writer at a time.
+        f"AND NOT EXISTS (SELECT 1 FROM {qn(PointsEntry._meta.db_table)} l "
+        "WHERE l.property_id = s.property_id AND l.reference = s.reference) "
+        "ORDER BY s.property_id, s.reference"
     )
     staged = ImportStagedPoints.objects.filter(job_id=job_id).count()
     with connection.cursor() as cursor:
@@ -1231,8 +1235,25 @@ def points_apply(job_id: int, *, insert: bool = True) -> tuple[int, int, int]:
 
 def _points_skip_imported() -> str:
     """A reference already in the ledger is skipped, not an error: the README's promise for a
-    re-import, and what keeps the second of two copies uploaded at once from failing."""
-    return "ON CONFLICT (property_id, reference) DO NOTHING"
+    re-import, and what keeps the second of two copies uploaded at once from failing (their
+    final steps take turns: the points imports' advisory lock). On PostgreSQL the unique index
+    holds earned_at too (the partition key), so this anti-join is what keeps a reference met
+    with another earned_at out; `taken` is the ledger's rows with the file's references."""
+    return "AND NOT EXISTS (SELECT FROM taken t WHERE t.property_id = s.property_id AND t.reference = s.reference)"
+
+
+def points_months(job_id: int) -> None:
+    """Make each month of the job's staged points a partition of the ledger if it is not one
+    yet (members_points_month, migration 0017). In a transaction of its own before the final
+    step: making a month locks the default partition until COMMIT."""
+    qn = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT members_points_month(month) FROM ("  # noqa: S608 (a table name only)
+            f" SELECT DISTINCT date_trunc('month', earned_at, 'UTC') AS month"
+            f" FROM {qn(ImportStagedPoints._meta.db_table)} WHERE job_id = %s) AS months",
+            [job_id],
+        )
 
 
 def staging_clear(job_id: int) -> None:
@@ -1419,31 +1440,46 @@ def points_copy(data: bytes) -> None:
 
 def _points_apply_copied(job_id: int, *, insert: bool) -> tuple[int, int, int]:
     """points_apply on PostgreSQL: the members joined, the rows inserted and counted in one
-    statement. A second row of the file with the same reference is skipped by ON CONFLICT like a
-    reference already in the ledger: points_bad_rows tells them apart when the counts differ.
+    statement. A reference already in the ledger is skipped (_points_skip_imported); a
+    reference twice among the other rows (for one property) inserts nothing, like an unknown
+    card number: points_bad_rows names the rows when the counts differ.
 
-    The statement first runs without ON CONFLICT, in a savepoint: a new file has no reference in
-    the ledger, and a plain insert checks the unique index once a row where ON CONFLICT probes it
-    first and then inserts (up to a fifth of the statement's CPU at 10 M rows). Only if a
-    reference is already there (a re-import, a row twice in the file) does it run again with ON
-    CONFLICT DO NOTHING: such a file pays for the statement twice."""
+    The ledger's references are looked up between the file's least and greatest reference at
+    each property: a file of new references (the CMS numbers them in order) finds none there in
+    one index descent a month, where a look-up a row would descend into every month's index."""
     qn = connection.ops.quote_name
+    ledger = qn(PointsEntry._meta.db_table)
     sql = f"""
         WITH s AS MATERIALIZED (
             SELECT m.id AS member_id, s.property_id, s.earned_at, s.points, s.reference
             FROM {qn(ImportStagedPoints._meta.db_table)} s
             LEFT JOIN {qn(Member._meta.db_table)} m ON m.card_number = s.card_number
             WHERE s.job_id = %(job)s
+        ), span AS (
+            SELECT property_id, min(reference) AS lo, max(reference) AS hi FROM s GROUP BY property_id
+        ), taken AS MATERIALIZED (
+            -- Through each month's unique index, a descent per property, never a scan of the ledger:
+            -- OFFSET 0 keeps the planner from flattening the LATERAL subquery into a hash join.
+            SELECT t.property_id, t.reference
+            FROM span CROSS JOIN LATERAL (
+                SELECT l.property_id, l.reference FROM {ledger} l
+                WHERE l.property_id = span.property_id AND l.reference BETWEEN span.lo AND span.hi
+                OFFSET 0
+            ) t
+        ), twice AS (
+            -- A reference twice in the file (one already in the ledger is skipped however often).
+            SELECT FROM (SELECT property_id, reference FROM s GROUP BY 1, 2 HAVING count(*) > 1) d
+            WHERE NOT EXISTS (SELECT FROM taken t WHERE t.property_id = d.property_id AND t.reference = d.reference)
+            LIMIT 1
         ), ins AS (
-            INSERT INTO {qn(PointsEntry._meta.db_table)}
-                (member_id, property_id, earned_at, points, reference, import_job_id)
+            INSERT INTO {ledger} (member_id, property_id, earned_at, points, reference, import_job_id)
             SELECT member_id, property_id, earned_at, points, reference, %(job)s FROM s
             WHERE %(insert)s AND member_id IS NOT NULL AND NOT EXISTS (SELECT FROM s WHERE member_id IS NULL)
+              AND NOT EXISTS (SELECT FROM twice) {_points_skip_imported()}
             -- In points_member_idx's order: its leaf pages are visited once each, in order, not
             -- once a row at random. Points imports apply one at a time (the advisory lock), so no
             -- order is needed against deadlocks between them.
             ORDER BY member_id, earned_at
-            {{conflict}}
             RETURNING 1
         )
         SELECT (SELECT count(*) FROM s), (SELECT count(*) FROM s WHERE member_id IS NULL), (SELECT count(*) FROM ins)
@@ -1453,22 +1489,11 @@ def _points_apply_copied(job_id: int, *, insert: bool) -> tuple[int, int, int]:
         cursor.execute(f"ANALYZE {qn(ImportStagedPoints._meta.db_table)}")
         # The sort and the join of a big file in memory, not in temporary files (this transaction).
         cursor.execute("SELECT set_config('work_mem', '64MB', true)")
-        params = {"job": job_id, "insert": insert}
-        try:
-            with transaction.atomic():
-                cursor.execute(sql.format(conflict=""), params)
-                return cursor.fetchone()
-        except IntegrityError as error:
-            if not _is_reference_taken(error):
-                raise
-        cursor.execute(sql.format(conflict=_points_skip_imported()), params)
+        # Its estimated cost is far above jit_above_cost, and compiling took over a second for a
+        # statement bound by writing rows, not by evaluating expressions (as draws.allocation).
+        cursor.execute("SELECT set_config('jit', 'off', true)")
+        cursor.execute(sql, {"job": job_id, "insert": insert})
         return cursor.fetchone()
-
-
-def _is_reference_taken(error: IntegrityError) -> bool:
-    """Whether the error is points_unique_reference's (not the ledger's member check, say)."""
-    diag = getattr(error.__cause__, "diag", None)
-    return getattr(diag, "constraint_name", None) == "points_unique_reference"
 
 
 def points_bad_rows(job_id: int) -> Iterator[tuple[int, str]]:

@@ -45,6 +45,7 @@ from members.imports import (
     points_bad_rows,
     points_chunk_check,
     points_file_is_plain,
+    points_months,
     points_stage,
     staging_clear,
     with_row_texts,
@@ -567,6 +568,8 @@ def _import_file(job: ImportJob, claim: str, actor: Actor, errors: ErrorSpool, c
     # committed heartbeat, then the row lock for the whole step, and recovery stays away.
     with transaction.atomic():
         _import_job_beat(job, claim)
+        if bulk_points and not message and not errors.count:
+            points_months(job.pk)  # the ledger's partitions for the file's months, committed first
     # A plain file of ASCII rows without odd spaces: most likely one statement checks and inserts it.
     one_statement = usual and not message and not errors.count
     if one_statement and _members_apply_checked(job, claim, actor, lookups, counts, errors):

@@ -15,7 +15,7 @@ from members.imports import (
     POINTS_COLUMNS,
     Lookups,
     RowInvalid,
-    _is_reference_taken,
+    _points_skip_imported,
     parse_points_row,
     points_file_is_plain,
 )
@@ -180,7 +180,7 @@ def ledger_inserts(queries) -> list[bool]:
     return ["ON CONFLICT" in q["sql"] for q in queries if 'INSERT INTO "members_pointsentry"' in q["sql"]]
 
 
-def test_a_new_file_goes_in_without_on_conflict_and_a_re_import_falls_back_to_it(reference_data):
+def test_a_re_import_is_one_insert_that_skips_the_references_already_there(reference_data):
     MemberFactory(card_number="3000000001")
     rows = ["3000000001,GRC,2026-10-01 10:00:00,5,A", "3000000001,GRC,2026-10-01 11:00:00,6,B"]
     with CaptureQueriesContext(connection) as first:
@@ -190,19 +190,44 @@ def test_a_new_file_goes_in_without_on_conflict_and_a_re_import_falls_back_to_it
     with CaptureQueriesContext(connection) as again:
         job = run_import("points", points_file(*rows, "3000000001,GRC,2026-10-01 12:00:00,7,C"))
     assert (job.status, job.rows_imported, job.rows_skipped) == (ImportStatus.SUCCEEDED, 1, 2)
-    # The plain insert met a taken reference, its savepoint went, ON CONFLICT skipped the two.
-    assert ledger_inserts(again.captured_queries) == [False, True]
+    assert ledger_inserts(again.captured_queries) == [False]  # no savepoint, no second statement
     assert sorted(PointsEntry.objects.values_list("reference", "points")) == [("A", 5), ("B", 6), ("C", 7)]
 
 
-def test_only_a_taken_reference_sends_the_insert_to_its_fallback(reference_data):
-    """Any other refusal (the ledger's member check, say) is not retried: it fails the import."""
+def test_a_reference_in_the_ledger_is_skipped_whatever_its_earned_at(reference_data):
+    """The unique index holds earned_at (the partition key): the anti-join keeps the rest out."""
+    MemberFactory(card_number="3000000001")
+    run_import("points", points_file("3000000001,GRC,2026-10-01 10:00:00,5,A"))
+    job = run_import("points", points_file("3000000001,GRC,2026-11-03 10:00:00,6,A", "3000000001,GRC,2026-11-03,7,B"))
+    assert (job.status, job.rows_imported, job.rows_skipped) == (ImportStatus.SUCCEEDED, 1, 1)
+    assert sorted(PointsEntry.objects.values_list("reference", "points")) == [("A", 5), ("B", 7)]
+
+
+def test_the_control_without_the_anti_join_a_reference_gets_in_twice(reference_data, monkeypatch):
+    from members import imports
+
+    assert "NOT EXISTS" in _points_skip_imported()
+    monkeypatch.setattr(imports, "_points_skip_imported", lambda: "")
+    MemberFactory(card_number="3000000001")
+    run_import("points", points_file("3000000001,GRC,2026-10-01 10:00:00,5,A"))
+    job = run_import("points", points_file("3000000001,GRC,2026-11-03 10:00:00,6,A"))
+    assert (job.status, job.rows_imported) == (ImportStatus.SUCCEEDED, 1)
+    assert PointsEntry.objects.filter(reference="A").count() == 2
+
+
+def test_a_file_makes_its_months_and_takes_over_their_rows_from_the_default_partition(reference_data):
     member = MemberFactory(card_number="3000000001")
-    values = {"property": reference_data["properties"]["GRC"], "earned_at": timezone.now(), "points": 5}
-    PointsEntry.objects.create(member=member, reference="A", **values)
-    errors = []
-    for fields in ({"member": member, "reference": "A"}, {"member_id": 987654321, "reference": "B"}):
-        with pytest.raises(IntegrityError) as caught, transaction.atomic():
-            PointsEntry.objects.create(**fields, **values)
-        errors.append(caught.value)
-    assert [_is_reference_taken(error) for error in errors] == [True, False]
+    grc = reference_data["properties"]["GRC"]
+    PointsEntry.objects.create(
+        member=member, property=grc, earned_at=dt.datetime(2021, 3, 5, tzinfo=dt.UTC), points=4, reference="OLD"
+    )
+    job = run_import("points", points_file("3000000001,GRC,2021-03-20 10:00:00,5,A", "3000000001,GRC,2021-04-01,6,B"))
+    assert (job.status, job.rows_imported) == (ImportStatus.SUCCEEDED, 2)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT reference, tableoid::regclass::text FROM members_pointsentry ORDER BY reference")
+        # 2021-04-01 local (Johannesburg) is still March in UTC, the months' time zone.
+        assert cursor.fetchall() == [
+            ("A", "members_pointsentry_2021_03"),
+            ("B", "members_pointsentry_2021_03"),
+            ("OLD", "members_pointsentry_2021_03"),
+        ]
