@@ -10,8 +10,9 @@ from members.demo import PROPERTIES as DEMO_PROPERTY_NAMES
 from members.tests.factories import UserFactory
 
 # `--clock=HH:MM` runs the session at that Johannesburg wall time (see testing/clock.py); a
-# transactional test's tables are emptied with DELETE rather than TRUNCATE (testing/flush.py).
-pytest_plugins = ["testing.clock", "testing.clock_readers", "testing.flush"]
+# transactional test's tables are emptied with DELETE rather than TRUNCATE (testing/flush.py);
+# under pytest-xdist the bench smoke tests run in one process, first (testing/schedule.py).
+pytest_plugins = ["testing.clock", "testing.clock_readers", "testing.flush", "testing.schedule"]
 
 ROLES = [REWARDS_DESK, PROMOTIONS_MANAGER, CASH_DESK, AUDITOR]
 DEMO_PROPERTIES = [code for code, _ in DEMO_PROPERTY_NAMES]  # GRC first

@@ -18,6 +18,7 @@ import time_machine
 from django.test import Client
 from django.urls import reverse
 
+from conftest import reference_rows
 from core.roles import AUDITOR, PROMOTIONS_MANAGER, REWARDS_DESK
 from draws.models import Draw
 from draws.tests.factories import make_draw
@@ -25,6 +26,7 @@ from members.models import Exclusion, Member, Property
 from members.tests.factories import MemberFactory
 from promotions.models import Promotion
 from promotions.tests.factories import make_series
+from testing.db import shared_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -212,16 +214,26 @@ def _schedule_digest(series, line: str) -> str:
     return preview_of(series_schedule_plan(series=series, moments=[moment])).digest
 
 
+@pytest.fixture(scope="module")
+def module_objects(django_db_setup, django_db_blocker):
+    """Made once for the module's ~150 tests (testing.db.shared_rows); what a test stores is
+    rolled back after it."""
+    with shared_rows(django_db_blocker):
+        with time_machine.travel(NOW, tick=False):
+            reference_rows()
+            draw = make_draw(make_series(), DRAW_AT)
+            objects = {
+                "property": Property.objects.get(code="GRC"),
+                "member": MemberFactory(first_name="Thandi"),
+                "promotion": draw.series.promotion,
+                "draw": draw,
+            }
+        yield objects
+
+
 @pytest.fixture
-def objects(reference_data):
-    with time_machine.travel(NOW, tick=False):
-        draw = make_draw(make_series(), DRAW_AT)
-        yield {
-            "property": Property.objects.get(code="GRC"),
-            "member": MemberFactory(first_name="Thandi"),
-            "promotion": draw.series.promotion,
-            "draw": draw,
-        }
+def objects(module_objects, db):
+    return module_objects
 
 
 @pytest.mark.parametrize(("page_name", "field_name", "value"), list(rows()))

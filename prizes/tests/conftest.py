@@ -30,8 +30,7 @@ def record_next_winner(draw: Draw) -> DrawPick:
     return DrawPick.objects.get(pk=pick.pk)
 
 
-@pytest.fixture
-def running(reference_data, after_the_draw_time) -> tuple[Draw, DrawPick]:
+def running_draw() -> tuple[Draw, DrawPick]:
     """A draw of 2 winners, running, its first winner recorded (the second pick awaits)."""
     series = make_series()
     series.winners_per_draw = 2
@@ -42,13 +41,32 @@ def running(reference_data, after_the_draw_time) -> tuple[Draw, DrawPick]:
     return Draw.objects.get(pk=draw.pk), winner
 
 
-@pytest.fixture
-def complete(running) -> tuple[Draw, DrawPick, DrawPick]:
+def complete_draw(running: tuple[Draw, DrawPick]) -> tuple[Draw, DrawPick, DrawPick]:
     draw, first = running
     second = record_next_winner(draw)
     draw.refresh_from_db()
     assert draw.is_complete()
     return draw, first, second
+
+
+def won_draw(complete: tuple[Draw, DrawPick, DrawPick]) -> tuple[Draw, DrawPick, DrawPick]:
+    """The complete draw; its first winner won R5,000 cash and R500 +Play; the second a place."""
+    draw, first, second = complete
+    from prizes.tests.letter_helpers import place, play, store
+
+    store(draw, first, cash(500_000), play(50_000))
+    store(draw, second, place())
+    return draw, first, second
+
+
+@pytest.fixture
+def running(reference_data, after_the_draw_time) -> tuple[Draw, DrawPick]:
+    return running_draw()
+
+
+@pytest.fixture
+def complete(running) -> tuple[Draw, DrawPick, DrawPick]:
+    return complete_draw(running)
 
 
 def cash(amount_cents: int, words: str = "Podium 3", **data) -> LineSpec:
@@ -104,9 +122,4 @@ def seed(reference_data):
 @pytest.fixture
 def won(complete):
     """The complete draw; its first winner won R5,000 cash and R500 +Play; the second a place."""
-    draw, first, second = complete
-    from prizes.tests.letter_helpers import place, play, store
-
-    store(draw, first, cash(500_000), play(50_000))
-    store(draw, second, place())
-    return draw, first, second
+    return won_draw(complete)

@@ -14,11 +14,13 @@ import uuid
 from contextlib import contextmanager
 
 import pytest
+import time_machine
 from django.conf import settings
 from django.contrib.admin.sites import site
 from django.db import DatabaseError, connection, transaction
 from django.urls import reverse
 
+from conftest import make_user, reference_rows
 from core.errors import DomainError
 from core.tests.test_audit_role import as_app_role
 from draws.models import Activation, Draw, DrawPick, RapsEntry, RapsList
@@ -26,12 +28,12 @@ from members.models import Property
 from prizes.letter_models import LetterLine, Payout, PrizeLetter
 from prizes.letter_services import letter_issue
 from prizes.models import GamePlay, PrizeBoard, PrizeLine, Progressive, ProgressiveEntry, WildCardBin
-from prizes.tests.conftest import DRAW_AT, after_the_draw_time, complete, running, won  # noqa: F401  (fixtures)
+from prizes.tests.conftest import DRAW_AT, after_the_draw_time, complete_draw, running_draw, won_draw  # noqa: F401 (a fixture)
 from prizes.tests.letter_helpers import desk_actor_for, presented
 from promotions.models import Promotion, PromotionStatus
 from proxies.models import DeclineRegistration, ProxyNomination
 from records import retention
-from testing.db import triggers_off
+from testing.db import shared_rows, triggers_off
 
 pytestmark = pytest.mark.django_db
 
@@ -75,8 +77,26 @@ def ended(promotion: Promotion, *, years: int = 3, days: int) -> None:
         )
 
 
+@pytest.fixture(scope="module")
+def kept_record(django_db_setup, django_db_blocker):
+    """The record below, made once for the module (testing.db.shared_rows: ~80 tests made it
+    each, a second of setup apiece): each test's deletes and dates roll back to it."""
+    with shared_rows(django_db_blocker):
+        with time_machine.travel(DRAW_AT + dt.timedelta(minutes=1), tick=False):  # as prizes' `won` is made
+            reference_rows()
+            promotion = make_record(won_draw(complete_draw(running_draw())), make_user)
+        # Its own code: make_series() in the other tests then makes them a promotion of their own.
+        Promotion.objects.filter(pk=promotion.pk).update(code="retention-record")
+        yield promotion
+
+
 @pytest.fixture
-def record(won, user_for):  # noqa: F811
+def record(kept_record, after_the_draw_time):  # noqa: F811 (the imported fixture)
+    """The record's promotion; the test runs at the draw's time, as it did under prizes' `won`."""
+    return kept_record
+
+
+def make_record(won, user_for):
     """A complete draw with a row of every kept kind: entries, picks, prize lines, a letter and its
     lines, a payout, a proxy nomination, a decline, a RAPS list, a jackpot entry, a stage game,
     a wild card bin. Rows no service of this test makes are written with the triggers off."""
