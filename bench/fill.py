@@ -369,7 +369,7 @@ def rebuild_secondary(db: Db, jobs: int) -> None:
 
 
 def points_months(db: Db, plan: "Plan") -> None:
-    """Each month of the points to load a partition of the ledger (members migration 0017): a
+    """Each month of the points to load a partition of the ledger (members migration 0018): a
     row of a month not made yet would go to the default partition."""
     with db.connect() as conn:
         if conn.execute("SELECT to_regproc('members_points_month')").fetchone()[0] is None:

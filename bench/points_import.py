@@ -79,7 +79,7 @@ def run_floor(conn, data: bytes, job_id: int, tz: str) -> tuple[float, int]:
             # The project's order (points_member_idx's). A plain INSERT: no check that a reference
             # is new (the project's statement anti-joins the ledger's references in the file's
             # range, and checks for a reference twice in the file). On the partitioned ledger the
-            # file's months are partitions already (members migration 0017 made them, to the next).
+            # file's months are partitions already (members migration 0018 made them, to the next).
             " ORDER BY m.id, s.earned_at",
             (tz, job_id),
         ).rowcount

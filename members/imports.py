@@ -1244,7 +1244,7 @@ def _points_skip_imported() -> str:
 
 def points_months(job_id: int) -> None:
     """Make each month of the job's staged points a partition of the ledger if it is not one
-    yet (members_points_month, migration 0017). In a transaction of its own before the final
+    yet (members_points_month, migration 0018). In a transaction of its own before the final
     step: making a month locks the default partition until COMMIT."""
     qn = connection.ops.quote_name
     with connection.cursor() as cursor:

@@ -238,7 +238,7 @@ class PointsEntry(models.Model):
         verbose_name_plural = "points entries"
         constraints = [
             # Re-importing a file adds nothing twice. On PostgreSQL the ledger is partitioned by month
-            # of earned_at (migration 0017) and a unique constraint must hold the partition key: a
+            # of earned_at (migration 0018) and a unique constraint must hold the partition key: a
             # reference met again with another earned_at is kept out by the import's anti-join
             # (members.imports.points_apply), under the points imports' lock.
             models.UniqueConstraint(fields=["property", "reference", "earned_at"], name="points_unique_reference"),
@@ -252,7 +252,7 @@ class PointsEntry(models.Model):
             # member's list. A points file sorted by member dirties that much less (migration 0013).
             models.Index(fields=["member"], name="points_member_idx"),
             # A draw's allocation sums one property's points over its earning period: on PostgreSQL
-            # the period's months are the only partitions read (0017), and in each this index finds
+            # the period's months are the only partitions read (0018), and in each this index finds
             # the property's rows. Keyed by property alone, a new row's entry joins the end of its
             # property's list, where (property, earned_at) put it at a random place.
             models.Index(fields=["property"], name="points_property_idx"),

@@ -1,4 +1,4 @@
-"""The points ledger's layout (issue 17, item 3; migrations 0013, 0017): partitioned by month
+"""The points ledger's layout (issue 17, item 3; migrations 0013, 0018): partitioned by month
 of earned_at, the member's index keyed by member alone, the property's by property alone, and a
 draw's allocation bounded by its earning period: it reads the period's months only."""
 
