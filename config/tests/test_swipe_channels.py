@@ -19,7 +19,6 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 
 import config.tests.test_bad_input as bad_input
-from config.tests.test_bad_input import objects  # noqa: F401 (the pages' fixture)
 from core.audit import Actor, audit_log
 from core.errors import DomainError
 from core.forms import SWIPE_REFUSED
@@ -30,13 +29,29 @@ from core.swipe import CARD_SWIPE, card_from_swipe, looks_like_swipe, mask_swipe
 from draws import engine
 from draws.models import DrawPick
 from draws.tests.builders import SAST, closed_draw
+from draws.tests.factories import make_draw
 from members.forms import MemberFilterForm
-from members.models import Member
+from members.models import Member, Property
 from members.tests.factories import MemberFactory
 from promotions.models import DrawMethod
 from promotions.tests.factories import make_series
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def objects(reference_data):
+    """The objects test_bad_input's pages act on, made for each test here (not once per module as
+    there): some tests here find no member stored at all."""
+    with time_machine.travel(bad_input.NOW, tick=False):
+        draw = make_draw(make_series(), bad_input.DRAW_AT)
+        yield {
+            "property": Property.objects.get(code="GRC"),
+            "member": MemberFactory(first_name="Thandi"),
+            "promotion": draw.series.promotion,
+            "draw": draw,
+        }
+
 
 CARD = "1000012946"
 TRACK1 = f"%B{CARD}^MABASO/PIETER^28121010000000000000?"
@@ -150,7 +165,7 @@ def _post_rows():
 
 
 @pytest.mark.parametrize(("page_name", "field_name"), list(_post_rows()))
-def test_a_swipe_in_any_field_of_a_form_is_refused_cleared_and_stored_nowhere(objects, user_for, page_name, field_name):  # noqa: F811
+def test_a_swipe_in_any_field_of_a_form_is_refused_cleared_and_stored_nowhere(objects, user_for, page_name, field_name):
     page = bad_input.PAGES[page_name]
     with time_machine.travel(bad_input.NOW, tick=False):
         client = Client()
