@@ -16,6 +16,7 @@ from django.db import connection, transaction
 from core.audit import Actor
 from core.errors import DomainError
 from core.models import AuditEvent
+from draws import activation_cache
 from draws import services as draw_services
 from draws.models import Activation, Draw, DrawQuerySet
 from draws.services import activation_create
@@ -199,24 +200,18 @@ def test_the_statement_commits_by_itself_outside_a_transaction(draw):
 def test_inside_a_callers_transaction_a_refusal_leaves_it_usable(draw):
     person = member("4700000004")
     activate(person, draw)
+    copy = activation_cache.load_draw(draw.pk)  # the worker's copy, as activation_create reads it
     with transaction.atomic():
         # The member activates again past the first look (as when two requests cross): the one
         # statement fails on the unique index, inside its savepoint.
         with pytest.raises(DomainError) as refused:
             draw_services._activate_at_once(
-                actor=Actor.system("test"), draw=_cached(draw), member=person, channel="ehost", device=None,
-                now=IN_WINDOW, standing=draw_services.member_allocation(_cached(draw), person, at=IN_WINDOW),
-                rule=_cached(draw).rule_fingerprint,
+                actor=Actor.system("test"), draw=copy, member=person, channel="ehost", device=None, now=IN_WINDOW,
+                standing=draw_services.member_allocation(copy, person, at=IN_WINDOW), rule=copy.rule_fingerprint,
             )  # fmt: skip
         assert refused.value.code == "already_activated"
         assert "already activated 5 tickets for this draw at 10:00 (receipt" in refused.value.message
         assert Activation.objects.filter(member=person).count() == 1  # the transaction still answers
-
-
-def _cached(draw):
-    from draws import activation_cache
-
-    return activation_cache.load_draw(draw.pk)
 
 
 @time_machine.travel(IN_WINDOW, tick=False)
