@@ -8,22 +8,31 @@ or hostile address in a template must never stall or leak from the render.
 
 The fonts and the named stylesheets are parsed once per thread and kept (outside DEBUG, where an
 edited sheet must show at once): parsing them was a third of a letter's render (bench/letters.py),
-and Pango's font maps are not shared between threads, so each thread keeps its own."""
+and Pango's font maps are not shared between threads, so each thread keeps its own.
 
+WeasyPrint is imported when the first PDF is made, not with this module: loading it (cffi
+opening Pango and HarfBuzz) was the largest part of every process's start, and the web, worker
+and command processes that print no PDF import this module through templates and views."""
+
+from __future__ import annotations
+
+import atexit
 import functools
 import logging
 import threading
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 import segno
-import weasyprint
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from segno import encoder as segno_encoder
-from weasyprint.text.fonts import FontConfiguration
-from weasyprint.urls import URLFetcher
+
+if TYPE_CHECKING:
+    import weasyprint
+    from weasyprint.text.fonts import FontConfiguration
 
 logger = logging.getLogger(__name__)
 
@@ -32,15 +41,22 @@ FONTS_CSS = "css/pdf_fonts.css"
 LOCAL_SCHEMES = ("file", "data")
 
 
-class OfflineFetcher(URLFetcher):
-    """WeasyPrint's fetcher for everything a PDF loads, refusing anything off this machine."""
+@functools.cache
+def _offline_fetcher_class() -> type:
+    """OfflineFetcher, defined once WeasyPrint is loaded."""
+    from weasyprint.urls import URLFetcher
 
-    def fetch(self, url, headers=None):
-        scheme = url.split(":", 1)[0].lower()
-        if scheme not in LOCAL_SCHEMES:
-            logger.warning("Refused to fetch %s: PDFs are rendered without network access", url)
-            raise ValueError(f"PDFs are rendered without network access: {url}")
-        return super().fetch(url, headers)
+    class OfflineFetcher(URLFetcher):
+        """WeasyPrint's fetcher for everything a PDF loads, refusing anything off this machine."""
+
+        def fetch(self, url, headers=None):
+            scheme = url.split(":", 1)[0].lower()
+            if scheme not in LOCAL_SCHEMES:
+                logger.warning("Refused to fetch %s: PDFs are rendered without network access", url)
+                raise ValueError(f"PDFs are rendered without network access: {url}")
+            return super().fetch(url, headers)
+
+    return OfflineFetcher
 
 
 def _static_path(name: str) -> str:
@@ -53,12 +69,12 @@ def _static_path(name: str) -> str:
 _per_thread = threading.local()
 
 
-def _fetcher() -> OfflineFetcher:
+def _fetcher():
     """This thread's fetcher, kept like the sheets: making one (urllib's opener and its nine
     handlers) took 0.4 ms of each render, and a fetch keeps nothing between two renders."""
     fetcher = getattr(_per_thread, "fetcher", None)
     if fetcher is None:
-        fetcher = _per_thread.fetcher = OfflineFetcher()
+        fetcher = _per_thread.fetcher = _offline_fetcher_class()()
     return fetcher
 
 
@@ -67,8 +83,15 @@ def _stylesheets(names: tuple[str, ...]) -> tuple[FontConfiguration, list[weasyp
     kept = getattr(_per_thread, "sheets", None)
     if kept is None:
         kept = _per_thread.sheets = {}
+        # Let go of the fonts while WeasyPrint is still loaded: a FontConfiguration removes its
+        # temporary folder when deleted, which fails once the interpreter has unloaded WeasyPrint
+        # (imported after this module, it is unloaded first).
+        atexit.register(kept.clear)
     if names in kept and not settings.DEBUG:
         return kept[names]
+    import weasyprint
+    from weasyprint.text.fonts import FontConfiguration
+
     fetcher = _fetcher()
     fonts = FontConfiguration()
     sheets = [weasyprint.CSS(filename=_static_path(n), url_fetcher=fetcher, font_config=fonts) for n in names]
@@ -87,6 +110,8 @@ def render_pdf(
     """The template as a PDF. css: the document's stylesheet(s), static paths ("css/letter.css");
     extra_css: rules that only this PDF needs (a receipt's roll page); adjust: a last change to the
     laid-out document before it is written (the receipt is cut after its content)."""
+    import weasyprint
+
     html = render_to_string(template, context)
     fetcher = _fetcher()
     fonts, stylesheets = _stylesheets((FONTS_CSS, *([css] if isinstance(css, str) else css)))

@@ -2,10 +2,15 @@
 page (printed by the browser) and as a PDF (WeasyPrint). Both render draws/_receipt.html, so
 they carry the same content: never the member's ID number."""
 
-import weasyprint
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from core.pdf import qr_svg, render_pdf
 from draws.models import Activation
+
+if TYPE_CHECKING:
+    import weasyprint  # imported when a PDF is made (core/pdf.py)
 
 # What a receipt shows, loaded with the activation in one query.
 RECEIPT_RELATED = ("member", "draw", "draw__property", "draw__series__promotion")
