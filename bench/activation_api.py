@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/activation_api.py [--database-url postgres://postgres@127.0.0.1:5432/promodesk_bench]
         [--configs sync4,gthread2x8,gthread4x4] [--clients 32] [--seconds 20] [--max-requests 6000]
-        [--in-process 210]
+        [--in-process 210] [--warm-up 64]
 
 Runs manage.py migrate on the bench database, then prepares a draw of the bench series
 (bench/drawbench.py: the realistic earning rule) at Gold Reef City whose ticket window is open
@@ -73,7 +73,7 @@ TARGET_RPS = 300
 TARGET_P99_MS = 100.0
 TARGET_LOCK_MS = 2.0
 TARGET_RATIO = 0.75  # of the login page's requests/s in the same run
-WARM_UP_REQUESTS = 64  # per kind and configuration, not counted
+WARM_UP_REQUESTS = 64  # per kind and configuration, not counted (--warm-up)
 SINGLE_CLIENT_REQUESTS = 100  # the one-client write phase: latency without queueing
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -514,8 +514,15 @@ def main() -> None:
     parser.add_argument(
         "--in-process", type=int, default=210, help="activations timed in this process first (default 210)"
     )
+    parser.add_argument(
+        "--warm-up",
+        type=int,
+        default=WARM_UP_REQUESTS,
+        help=f"requests of each kind before a configuration's phases, not counted (default {WARM_UP_REQUESTS})",
+    )
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
+    single_client = min(SINGLE_CLIENT_REQUESTS, args.max_requests)
     configs = [parse_config(text.strip()) for text in args.configs.split(",") if text.strip()]
 
     migrate(args.database_url)
@@ -526,7 +533,7 @@ def main() -> None:
     from draws.services import draw_cancel
 
     rng = random.Random(args.seed)
-    per_config = WARM_UP_REQUESTS + SINGLE_CLIENT_REQUESTS + args.max_requests
+    per_config = args.warm_up + single_client + args.max_requests
     needed = len(configs) * per_config + args.in_process
     draw, device, token, cards, holders, open_draws = prepare(needed, rng)
     print(
@@ -582,10 +589,10 @@ def main() -> None:
 
                 # Warm-up: every worker imports, connects and fills its caches.
                 for warm_result in (
-                    phase("warm-up write", activation_requests(take(WARM_UP_REQUESTS), draw.pk), keep=True),
-                    phase("warm-up read", read_requests(read_cards, WARM_UP_REQUESTS, rng)),
-                    phase("warm-up", [("GET", "/api/v1/openapi.json", None)] * WARM_UP_REQUESTS),
-                    phase("warm-up", [("GET", "/accounts/login/", None)] * WARM_UP_REQUESTS),
+                    phase("warm-up write", activation_requests(take(args.warm_up), draw.pk), keep=True),
+                    phase("warm-up read", read_requests(read_cards, args.warm_up, rng)),
+                    phase("warm-up", [("GET", "/api/v1/openapi.json", None)] * args.warm_up),
+                    phase("warm-up", [("GET", "/accounts/login/", None)] * args.warm_up),
                 ):
                     created += warm_result.statuses.get(201, 0)
                     receipts.extend(json.loads(body) for body in warm_result.bodies)
@@ -600,7 +607,7 @@ def main() -> None:
                 )
                 single = phase(
                     "write, 1 client",
-                    activation_requests(take(SINGLE_CLIENT_REQUESTS), draw.pk),
+                    activation_requests(take(single_client), draw.pk),
                     keep=True,
                     clients=1,
                 )
@@ -634,7 +641,7 @@ def main() -> None:
     print()
     print(
         f"{args.clients} clients (the 'write, 1 client' phase: one), phases of at most {args.seconds:.0f} s or"
-        f" {args.max_requests:,} requests, after {WARM_UP_REQUESTS} warm-up requests of each kind. Load average"
+        f" {args.max_requests:,} requests, after {args.warm_up} warm-up requests of each kind. Load average"
         f" (1 min) {load_before[0]:.1f} before, {load_after[0]:.1f} after; {load_average()} now. The load"
         f" generator used {cpu:.0f} s of CPU in {wall:.0f} s ({cpu / wall:.0%} of one CPU)."
     )

@@ -66,9 +66,16 @@ def create_database(url: str) -> None:
 
 
 def migrate(url: str) -> None:
-    """manage.py migrate on the bench database: other engineers add migrations as they go."""
-    env = {**os.environ, "APP_ENV": "development", "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "config.settings"}
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+    """manage.py migrate on the bench database (other engineers add migrations as they go), in
+    this process, set up for `url` as setup_django() does: a process of its own started Django
+    a second time, seconds of each run on a busy machine (and of each bench smoke test). Set the
+    environment the script's Django needs before calling it: this sets Django up."""
+    setup_django(url)
+    from django.core.management import call_command
+    from django.db import connections
+
+    call_command("migrate", interactive=False, verbosity=0)
+    connections.close_all()
 
 
 def percentile(values: list[float], fraction: float) -> float:

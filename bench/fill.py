@@ -24,7 +24,6 @@ import datetime as dt
 import math
 import os
 import random
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -250,9 +249,13 @@ def django_env(url: str) -> dict[str, str]:
 
 
 def migrate(url: str) -> None:
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=django_env(url), check=True
-    )
+    """manage.py migrate, in this process (as bench/drawbench.py's)."""
+    setup_django(url)
+    from django.core.management import call_command
+    from django.db import connections
+
+    call_command("migrate", interactive=False, verbosity=0)
+    connections.close_all()
 
 
 def setup_django(url: str) -> None:

@@ -304,10 +304,10 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    ensure_database(args.database_url)
     os.environ["CELERY_BROKER_URL"] = args.redis_url  # this process sends the batch's tasks there
     media_root = tempfile.mkdtemp(prefix="letterbench-media-")
     os.environ["MEDIA_ROOT"] = media_root
+    ensure_database(args.database_url)  # migrates in this process: after the settings' environment
     try:
         measure(args)
     finally:

@@ -49,7 +49,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from drawbench import ROOT, load_average, migrate, percentile, stop_process_group
+from drawbench import ROOT, load_average, percentile, stop_process_group
 
 CLEAN_FAILURES = {500, 503}
 
@@ -335,7 +335,6 @@ def main() -> int:
         started = time.monotonic()
         cluster = Cluster(folder)
         cluster.start()
-        migrate(cluster.url)
         env = app_env(cluster.url, folder)
         for sub in ("queue", "processed", "control"):
             (folder / "var" / "celery" / sub).mkdir(parents=True, exist_ok=True)
@@ -345,7 +344,10 @@ def main() -> int:
         import django
 
         django.setup()
+        from django.core.management import call_command
         from django.db import connection
+
+        call_command("migrate", interactive=False, verbosity=0)
 
         from core.services import tick_run
 

@@ -10,7 +10,7 @@ def test_the_activation_bench_runs_at_a_tiny_size(run_bench, smoke_database):
         run_bench("fill.py", "--members", "1000", "--points", "10000", url=url)
         out = run_bench(
             "activation_api.py", "--configs", "sync1", "--clients", "4", "--seconds", "1",
-            "--max-requests", "40", "--in-process", "20", url=url,
+            "--max-requests", "40", "--warm-up", "4", "--in-process", "20", url=url,
         ).stdout  # fmt: skip
     for line in (
         "activation_create, in process, one at a time",
