@@ -79,7 +79,7 @@ MEMBER_COLUMNS = [
     "playing_updated_at",
     "created_at",
 ]
-POINTS_COLUMNS = ["id", "member_id", "property_id", "earned_at", "points", "reference", "import_job_id"]
+POINTS_COLUMNS = ["member_id", "property_id", "earned_at", "points", "reference", "import_job_id"]
 
 _DOUBLED = [0, 2, 4, 6, 8, 1, 3, 5, 7, 9]
 
@@ -141,8 +141,7 @@ JOIN pg_temp.bench_last_slot AS l ON l.slot = g.last_slot
 
 POINTS_SQL = """
 INSERT INTO members_pointsentry ({columns})
-SELECT g.id,
-       g.member_id,
+SELECT g.member_id,
        CASE WHEN random() < %(home_share)s THEN (%(home_slots)s::bigint[])[1 + (g.member_id * 61) %% 100]
             ELSE (%(home_slots)s::bigint[])[1 + floor(random() * 100)::int] END,
        %(now)s::timestamptz - random() * interval '{days} days',
@@ -305,9 +304,12 @@ def drop_secondary(db: Db, tables: list[str]) -> None:
         saved = {name for (name,) in conn.execute(f"SELECT name FROM {PENDING}")}
         for table in tables:
             constraints = conn.execute(
+                # The ledger's primary key too: it is its unique reference (members migration 0019),
+                # and no foreign key points at it.
                 "SELECT conname, contype, pg_get_constraintdef(oid) FROM pg_constraint"
-                " WHERE conrelid = %s::regclass AND contype IN ('f', 'u') ORDER BY contype DESC, conname",
-                (table,),
+                " WHERE conrelid = %s::regclass AND (contype IN ('f', 'u') OR (contype = 'p' AND %s))"
+                " ORDER BY contype DESC, conname",
+                (table, table == POINTS),
             ).fetchall()
             indexes = conn.execute(
                 "SELECT i.relname, pg_get_indexdef(x.indexrelid)"
@@ -563,9 +565,7 @@ def load_points_copy(db: Db, plan: Plan, member_lo: int, lo: int, hi: int) -> No
             member_id = member_lo + int(count * rand() ** 1.6)
             prop = home_slots[member_id * 61 % 100] if rand() < HOME_SHARE else home_slots[int(rand() * 100)]
             earned = minute_text[int(rand() * minutes)] + second_text[int(rand() * 60)]
-            lines.append(
-                f"{entry_id}\t{member_id}\t{prop}\t{earned}\t{1 + int(500 * rand() ** 2)}\tCMS-{entry_id}\t\\N\n"
-            )
+            lines.append(f"{member_id}\t{prop}\t{earned}\t{1 + int(500 * rand() ** 2)}\tCMS-{entry_id}\t\\N\n")
             if len(lines) >= COPY_BATCH:
                 copy.write("".join(lines))
                 lines.clear()
@@ -611,10 +611,10 @@ def verify(db: Db, plan: Plan) -> None:
 
 def finish(db: Db, plan: Plan) -> None:
     with db.connect() as conn:
-        for table in (MEMBERS, POINTS):
-            conn.execute(
-                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), GREATEST((SELECT max(id) FROM {table}), 1))"
-            )
+        # The ledger has no id (members migration 0019): its key is the casino's reference.
+        conn.execute(
+            f"SELECT setval(pg_get_serial_sequence('{MEMBERS}', 'id'), GREATEST((SELECT max(id) FROM {MEMBERS}), 1))"
+        )
         # The desk issues new cards after the generated ones.
         last_serial = conn.execute("SELECT max(substr(card_number, 1, 9)::bigint) FROM members_member").fetchone()[0]
         if last_serial:

@@ -70,3 +70,50 @@ class UnlessPostgresql(Operation):
 
     def describe(self):
         return "Unless PostgreSQL: " + "; ".join(operation.describe() for operation in self.operations)
+
+
+class RebuiltUnlessPostgresql(Operation):
+    """State operations that Django cannot carry out on an existing table (a single primary key
+    made composite), with the table rebuilt where the database is not PostgreSQL: made anew from
+    the model as it is after them, and its rows copied by the columns both versions have (a
+    column only the new one has must have a default; SQLite numbers a new integer key itself).
+    PostgreSQL makes the change by raw SQL of its own (postgresql_only), keeping the rows in place."""
+
+    reversible = True
+
+    def __init__(self, model_name: str, *operations):
+        self.model_name = model_name
+        self.operations = operations
+
+    def state_forwards(self, app_label, state):
+        for operation in self.operations:
+            operation.state_forwards(app_label, state)
+
+    def _rebuild(self, app_label, schema_editor, before, after):
+        if schema_editor.connection.vendor == "postgresql":
+            return
+        old = before.apps.get_model(app_label, self.model_name)
+        new = after.apps.get_model(app_label, self.model_name)
+        table, qn = old._meta.db_table, schema_editor.quote_name
+        kept_columns = {field.column for field in old._meta.local_concrete_fields}
+        columns = ", ".join(
+            qn(field.column) for field in new._meta.local_concrete_fields if field.column in kept_columns
+        )
+        schema_editor.execute(f"ALTER TABLE {qn(table)} RENAME TO {qn(table + '__rebuilt')}")
+        for index in old._meta.indexes:  # SQLite's index names are the database's, not the table's
+            schema_editor.execute(f"DROP INDEX {qn(index.name)}")
+        schema_editor.create_model(new)
+        schema_editor.execute(
+            f"INSERT INTO {qn(table)} ({columns}) SELECT {columns} FROM {qn(table + '__rebuilt')}"  # noqa: S608
+        )
+        schema_editor.execute(f"DROP TABLE {qn(table + '__rebuilt')}")
+
+    def database_forwards(self, app_label, schema_editor, from_state, to_state):
+        self._rebuild(app_label, schema_editor, from_state, to_state)
+
+    def database_backwards(self, app_label, schema_editor, from_state, to_state):
+        # Django passes the state after this operation as from_state, the one before as to_state.
+        self._rebuild(app_label, schema_editor, from_state, to_state)
+
+    def describe(self):
+        return f"Rebuild {self.model_name} unless PostgreSQL: " + "; ".join(o.describe() for o in self.operations)

@@ -234,15 +234,17 @@ class PointsEntry(models.Model):
         db_constraint=False,
         db_index=False,
     )
+    # The row's identity is the casino's: its reference at a property (re-importing a file adds
+    # nothing twice). On PostgreSQL the ledger is partitioned by month of earned_at (migration
+    # 0018) and a unique key must hold the partition key, so earned_at closes it; a reference met
+    # again with another earned_at is kept out by the import's anti-join (members.imports.
+    # points_apply), under the points imports' lock. No surrogate id (migration 0019): its
+    # sequence and its index cost every imported row, and nothing looked a row up by it.
+    pk = models.CompositePrimaryKey("property", "reference", "earned_at")
 
     class Meta:
         verbose_name_plural = "points entries"
         constraints = [
-            # Re-importing a file adds nothing twice. On PostgreSQL the ledger is partitioned by month
-            # of earned_at (migration 0018) and a unique constraint must hold the partition key: a
-            # reference met again with another earned_at is kept out by the import's anti-join
-            # (members.imports.points_apply), under the points imports' lock.
-            models.UniqueConstraint(fields=["property", "reference", "earned_at"], name="points_unique_reference"),
             models.CheckConstraint(condition=Q(points__gt=0), name="points_positive"),
         ]
         indexes = [

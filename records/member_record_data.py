@@ -114,7 +114,7 @@ def _points(record: MemberRecord) -> None:
     months = (
         points.annotate(month=TruncMonth("earned_at", tzinfo=timezone.get_current_timezone()))
         .values("month", "property__name")
-        .annotate(total=Sum("points"), lines=Count("id"))
+        .annotate(total=Sum("points"), lines=Count("pk"))
         .order_by("-month", "property__name")
     )
     record.points_months = [
@@ -122,7 +122,8 @@ def _points(record: MemberRecord) -> None:
         for row in months
     ]
     record.points_total = sum(row["total"] for row in record.points_months)
-    record.point_lines = _bounded(points.select_related("property").order_by("-earned_at", "-id"), POINT_LINES)
+    # Newest first; the ledger's key (property, reference, earned_at) orders a moment's lines.
+    record.point_lines = _bounded(points.select_related("property").order_by("-earned_at", "-pk"), POINT_LINES)
 
 
 def _events(record: MemberRecord) -> None:

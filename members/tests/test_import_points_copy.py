@@ -166,6 +166,21 @@ def test_the_ledger_refuses_points_of_no_member_and_keeps_a_member_with_points(r
     Member.objects.filter(pk=member.pk).delete()  # without points it may go
 
 
+def test_a_statement_of_many_rows_with_one_of_no_member_is_refused_whole(reference_data):
+    """Migration 0020 plans the member check for the statement's size (a merge or hash anti-join
+    for thousands of rows, not one look-up a row): it still finds the one missing member."""
+    member = MemberFactory(card_number="3000000001")
+    grc = reference_data["properties"]["GRC"]
+    insert = (
+        "INSERT INTO members_pointsentry (member_id, property_id, earned_at, points, reference)"
+        " SELECT CASE WHEN g = 3000 THEN 987654321 ELSE %s END, %s, now(), 5, 'R' || g FROM generate_series(1, 5000) g"
+    )
+    refused = pytest.raises(IntegrityError, match="member 987654321 does not exist")
+    with refused, transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(insert, [member.pk, grc.pk])
+    assert not PointsEntry.objects.exists()
+
+
 def test_the_control_without_the_statement_trigger_points_of_no_member_get_in(reference_data):
     """What refuses them is the trigger: no foreign key does any more."""
     grc = reference_data["properties"]["GRC"]

@@ -1,4 +1,4 @@
-"""The points ledger's layout (issue 17, item 3; migrations 0013, 0018): partitioned by month
+"""The points ledger's layout (issue 17, item 3; migrations 0013, 0018, 0019): partitioned by month
 of earned_at, the member's index keyed by member alone, the property's by property alone, and a
 draw's allocation bounded by its earning period: it reads the period's months only."""
 
@@ -7,7 +7,7 @@ import threading
 import time
 
 import pytest
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 
 from members.tests.factories import MemberFactory
 
@@ -19,7 +19,7 @@ def partition_of(cursor, reference: str) -> str:
     return cursor.fetchone()[0]
 
 
-def test_the_ledger_is_partitioned_by_month_and_indexed_by_member_and_by_property():
+def test_the_ledger_is_partitioned_by_month_keyed_by_reference_and_indexed_by_member_and_by_property():
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_get_partkeydef('members_pointsentry'::regclass)")
         assert cursor.fetchone()[0] == "RANGE (earned_at)"
@@ -27,8 +27,16 @@ def test_the_ledger_is_partitioned_by_month_and_indexed_by_member_and_by_propert
         indexes = dict(cursor.fetchall())
     assert indexes["points_member_idx"].endswith("USING btree (member_id)")
     assert indexes["points_property_idx"].endswith("USING btree (property_id)")
-    assert indexes["points_unique_reference"].endswith("USING btree (property_id, reference, earned_at)")
-    assert "points_property_time_idx" not in indexes and "points_member_time_idx" not in indexes
+    # The casino's reference is the primary key (migration 0019): no id, no index of its own.
+    assert indexes["members_pointsentry_pkey"].endswith("USING btree (property_id, reference, earned_at)")
+    assert "CREATE UNIQUE INDEX" in indexes["members_pointsentry_pkey"]
+    assert len(indexes) == 3, indexes
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT attname FROM pg_attribute WHERE attrelid = 'members_pointsentry'::regclass"
+            " AND attnum > 0 AND NOT attisdropped"
+        )
+        assert "id" not in {name for (name,) in cursor.fetchall()}
 
 
 def test_a_draws_period_reads_only_its_months(reference_data):
@@ -101,3 +109,18 @@ def test_two_sessions_making_the_same_month_at_once_both_get_it():
         thread.join(timeout=60)
     assert failures == []
     assert made == ["members_pointsentry_2018_02"] * 2
+
+
+def test_a_month_made_after_the_ledger_was_keyed_refuses_a_reference_twice_at_one_moment(reference_data):
+    """The primary key (property, reference, earned_at) reaches the partitions members_points_month makes."""
+    member = MemberFactory()
+    insert = (
+        "INSERT INTO members_pointsentry (member_id, property_id, earned_at, points, reference)"
+        " VALUES (%s, %s, '2017-08-09 10:00:00+00', 10, 'twice')"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT members_points_month('2017-08-09 10:00:00+00')::text")
+        assert cursor.fetchone()[0] == "members_pointsentry_2017_08"
+        cursor.execute(insert, [member.pk, member.home_property_id])
+        with pytest.raises(IntegrityError, match="members_pointsentry_2017_08_pkey"), transaction.atomic():
+            cursor.execute(insert, [member.pk, member.home_property_id])
