@@ -51,7 +51,7 @@ def _name_has(members: QuerySet[Member], word: str) -> QuerySet[Member]:
     """The members whose "first last" has `word` (no whitespace in it) anywhere.
 
     On PostgreSQL, a fragment of 3 letters or more is looked up through the names' words
-    (migration members 0021): the words that contain it, in the small members_name_word
+    (migration members 0019): the words that contain it, in the small members_name_word
     table, then the members having one of them (the GIN index on the name's words). A fragment
     without a space lies inside one space-separated word, so the LIKE that follows finds the
     very members it found alone; the words only narrow the search to them.

@@ -1,4 +1,4 @@
-"""Partial-name lookup through the names' words (migration members 0021, PostgreSQL): the same
+"""Partial-name lookup through the names' words (migration members 0019, PostgreSQL): the same
 members as `search_name LIKE '%fragment%'` alone, and the words kept as members come and change."""
 
 import datetime as dt

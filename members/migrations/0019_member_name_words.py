@@ -73,7 +73,7 @@ DROP TABLE @schema@.members_name_word;
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("members", "0020_points_refs_check_by_merge"),
+        ("members", "0018_points_ledger_by_month"),
     ]
 
     operations = [postgresql_only(WORDS, WORDS_REVERSE, in_schema=True)]
