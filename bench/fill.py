@@ -359,7 +359,7 @@ def rebuild_one(db: Db, seq: int, table: str, kind: str, name: str, create_sql: 
 def rebuild_secondary(db: Db, jobs: int) -> None:
     pending = pending_ddl(db)
 
-    # Biggest first so that the two workers finish together: the GIN name index and the
+    # Biggest first so that the two workers finish together: the trigram GIN index and the
     # points indexes dominate.
     def cost(item: tuple[int, str, str, str, str]) -> int:
         _, table, _, _, create_sql = item

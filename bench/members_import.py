@@ -15,7 +15,7 @@ then, in interleaved rounds:
   an SA ID's birth date taken from its digits, nothing else checked).
 
 Both insert the same 100,000 members with every index of members_member in place (card,
-ID number, the GIN index of the names' words, ...); each round deletes them afterwards, so the script
+ID number, the trigram name index, ...); each round deletes them afterwards, so the script
 reruns on the same database. Prints rows/s, the ratio floor/project and the machine's load, and
 the CPU seconds each side spent in this process and in its PostgreSQL backend (read from
 /proc when the server runs on this machine): on a shared machine they move less than the wall

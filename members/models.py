@@ -46,9 +46,8 @@ class Member(models.Model):
     card_number = models.CharField(max_length=20, unique=True)
     first_name = models.CharField(max_length=60)
     last_name = models.CharField(max_length=60)
-    # Lower-case "first last", kept by save() and the importers; partial-name lookup reads it
-    # through its words (a GIN index on them and the members_name_word table, migration 0019,
-    # PostgreSQL only).
+    # Lower-case "first last", kept by save() and the importers; the trigram index for
+    # partial-name lookup sits on this column (migration 0002, PostgreSQL only).
     search_name = models.CharField(max_length=121, editable=False)
     id_type = models.CharField(max_length=20, choices=IdType.choices, default=IdType.SA_ID)
     id_number = models.CharField(max_length=20)

@@ -3,9 +3,7 @@
 import re
 from dataclasses import dataclass
 
-from django.db import connection
-from django.db.models import BooleanField, Count, OuterRef, Q, QuerySet, Subquery
-from django.db.models.expressions import RawSQL
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 
 from core.prepared import prepared_cursor
 from members.identity import normalise_id_number
@@ -47,28 +45,6 @@ def member_by_card(card_number: str) -> Member | None:
     return member_with_tier_from_row(row)[0] if row else None
 
 
-def _name_has(members: QuerySet[Member], word: str) -> QuerySet[Member]:
-    """The members whose "first last" has `word` (no whitespace in it) anywhere.
-
-    On PostgreSQL, a fragment of 3 letters or more is looked up through the names' words
-    (migration members 0019): the words that contain it, in the small members_name_word
-    table, then the members having one of them (the GIN index on the name's words). A fragment
-    without a space lies inside one space-separated word, so the LIKE that follows finds the
-    very members it found alone; the words only narrow the search to them.
-    """
-    members = members.filter(search_name__contains=word)
-    if connection.vendor != "postgresql" or len(word) < 3:
-        return members  # a shorter fragment only filters what the longer ones found (the desk asks for one)
-    pattern = f"%{connection.ops.prep_for_like_query(word)}%"
-    has_word = RawSQL(  # noqa: S611 (the fragment is a parameter)
-        f"string_to_array({Member._meta.db_table}.search_name, ' ') && "  # noqa: S608 (a table name only)
-        "ARRAY(SELECT w.word FROM members_name_word w WHERE w.word LIKE %s)",
-        [pattern],
-        output_field=BooleanField(),
-    )
-    return members.filter(has_word)
-
-
 @dataclass(frozen=True)
 class LookupResult:
     query: str
@@ -91,7 +67,7 @@ def member_lookup(raw: str, *, limit: int = LOOKUP_LIMIT) -> LookupResult:
     """Find members by card swipe, card number, ID number or part of their name.
 
     Card and ID numbers match exactly (unique indexes); names match every word typed,
-    anywhere in "first last" (through the names' words on PostgreSQL: _name_has).
+    anywhere in "first last" (trigram index on PostgreSQL).
     """
     query = normalise_lookup(raw)
     if not query:
@@ -111,7 +87,7 @@ def member_lookup(raw: str, *, limit: int = LOOKUP_LIMIT) -> LookupResult:
     if max(len(word) for word in words) < 3:
         return LookupResult(query, "", [], hint="Type at least 3 letters of a name, or swipe the card.")
     for word in words:
-        members = _name_has(members, word)
+        members = members.filter(search_name__contains=word)
     # No ORDER BY in SQL: sorting every match of a common fragment ("and": 90,000 members)
     # costs 200 ms; the first limit+1 matches are sorted here. When more match, the desk is
     # asked to type more, so which 50 are shown does not matter.
@@ -145,7 +121,7 @@ def members_list(*, query: str = "", home_property=None, tier=None, app: str = "
     if max(len(word) for word in words) < 3:
         return MemberList(members.none(), hint="Type at least 3 letters of a name, or a card or ID number.")
     for word in words:
-        members = _name_has(members, word)
+        members = members.filter(search_name__contains=word)
     return MemberList(members)
 
 
