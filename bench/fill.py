@@ -24,7 +24,6 @@ import datetime as dt
 import math
 import os
 import random
-import sys
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -33,6 +32,7 @@ from pathlib import Path
 
 import psycopg
 from bench_names import FIRST_NAMES, SURNAMES, tail_surnames, zipf_weights
+from drawbench import migrate, setup_django
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
@@ -241,29 +241,6 @@ def create_database(db: Db) -> None:
             return
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(db.name)))
         print(f"   created database {db.name}")
-
-
-def django_env(url: str) -> dict[str, str]:
-    return {**os.environ, "APP_ENV": "development", "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "config.settings"}
-
-
-def migrate(url: str) -> None:
-    """manage.py migrate, in this process (as bench/drawbench.py's)."""
-    setup_django(url)
-    from django.core.management import call_command
-    from django.db import connections
-
-    call_command("migrate", interactive=False, verbosity=0)
-    connections.close_all()
-
-
-def setup_django(url: str) -> None:
-    os.environ.update(django_env(url))
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
 
 
 def reference_data() -> dict:
