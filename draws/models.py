@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
-from django.utils import timezone
 
 from members.identity import IdType
 from members.models import Member, Property
@@ -152,14 +151,15 @@ class Draw(models.Model):
     def state(self, now: dt.datetime | None = None) -> "DrawState":
         """What the draw is at `now` and what may happen to it next (draws.states: the one home
         of the draw's rules). Without `now` (templates), the state of this moment, kept while the
-        status stays the same, so a page reads one state however often it asks."""
+        status stays the same, so a page reads one state however often it asks; it reads the clock
+        only for a question that needs the time."""
         from draws.states import DrawState  # draws.states reads this module
 
         if now is not None:
             return DrawState(self, now, self.status)
         kept = self.__dict__.get("_current_state")
         if kept is None or kept.status != self.status:
-            kept = self.__dict__["_current_state"] = DrawState(self, timezone.now(), self.status)
+            kept = self.__dict__["_current_state"] = DrawState(self, None, self.status)  # its clock read when needed
         return kept
 
     # Thin readers of the state, for templates and callers that ask one question. Methods, not

@@ -215,10 +215,10 @@ def draw_move(
         check_staff_property(actor, draw.property, done="scheduled")
         if draw.name == _draw_name(draw.series, draw.scheduled_at):  # a generated name carries the date
             draw.name = _draw_name(draw.series, scheduled_at)
-        refusal = draw.state(timezone.now()).move_refusal
+        refusal = draw.state().move_refusal  # the status and the tickets out, not the hour
         if refusal:
             raise DomainError(refusal, code="not_movable")
-        if scheduled_at <= timezone.now() and not allow_past:
+        if not allow_past and scheduled_at <= timezone.now():
             raise DomainError("A draw can only be moved to a time that is still ahead.", code="in_the_past")
         DrawSeries.objects.select_for_update().get(pk=draw.series_id)  # as the scheduler does: one at a time
         if draw.series.draws.filter(scheduled_at=scheduled_at).exclude(pk=draw.pk).exists():

@@ -14,6 +14,8 @@ import enum
 from dataclasses import dataclass
 from functools import cached_property
 
+from django.utils import timezone
+
 from core.formats import local_datetime
 from draws.models import Draw, DrawStatus
 from draws.start_checks import start_check_refusal
@@ -45,8 +47,14 @@ class DrawState:
     the move is allowed."""
 
     draw: Draw
-    now: dt.datetime
+    at: dt.datetime | None  # None: the moment the first question that needs a time is asked
     status: str  # the status this state was read from (Draw.state() keeps one per status)
+
+    @cached_property
+    def now(self) -> dt.datetime:
+        """`at`, or the clock read when first needed: a question of status alone (complete? the
+        seed published?) reads no clock, so its answer cannot depend on the hour."""
+        return self.at if self.at is not None else timezone.now()
 
     # --- What the draw is --------------------------------------------------------------
 

@@ -246,6 +246,8 @@ class PointsEntry(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(points__gt=0), name="points_positive"),
         ]
+        # No index of the property's own (migration 0021): the key leads with property_id, and a
+        # draw's allocation reads its period's months (0018) by the key or in sequence.
         indexes = [
             # One member's rows: their allocation, the member page (tens to hundreds of rows; the
             # earning period is filtered on those). Keyed by member alone, PostgreSQL stores each
@@ -253,11 +255,6 @@ class PointsEntry(models.Model):
             # 301 MB with earned_at in the key, and a new row's entry joins the end of its
             # member's list. A points file sorted by member dirties that much less (migration 0013).
             models.Index(fields=["member"], name="points_member_idx"),
-            # A draw's allocation sums one property's points over its earning period: on PostgreSQL
-            # the period's months are the only partitions read (0018), and in each this index finds
-            # the property's rows. Keyed by property alone, a new row's entry joins the end of its
-            # property's list, where (property, earned_at) put it at a random place.
-            models.Index(fields=["property"], name="points_property_idx"),
         ]
 
 

@@ -17,7 +17,7 @@ from prizes.conduct import game_event_record, game_finish
 from prizes.conducting.symbol_boxes import BONUS_DECLINED, BONUS_FIRST, BONUS_RUNNER_UP
 from prizes.models import BoardGame, GamePlay, PrizeLine
 from prizes.services import SlotDef
-from prizes.tests.test_conduct import LAST_THURSDAY, draw_of, lines_of
+from prizes.tests.test_conduct import LAST_THURSDAY, draw_of, lines_of, on_stage  # noqa: F401 (autouse: the stage's time)
 from proxies.tests.factories import decline_on_record
 
 pytestmark = pytest.mark.django_db
