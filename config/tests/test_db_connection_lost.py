@@ -15,12 +15,18 @@ from core.roles import REWARDS_DESK
 
 
 def terminate_djangos_connection() -> None:
+    """End Django's connection from another one, and return once it is dead: pg_terminate_backend
+    only signals the backend, whose goodbye reaches the socket a moment later (on a loaded
+    machine, after the next request had already found the connection quiet and used it)."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
         pid = cursor.fetchone()[0]
     params = connection.get_connection_params()
     with psycopg.connect(**{k: v for k, v in params.items() if k != "cursor_factory"}, autocommit=True) as other:
         assert other.execute("SELECT pg_terminate_backend(%s)", [pid]).fetchone()[0]
+    deadline = time.monotonic() + 5
+    while not select.select([connection.connection.fileno()], [], [], 0.05)[0]:
+        assert time.monotonic() < deadline, "the server never said goodbye to the ended connection"
 
 
 def serve(client, url):
@@ -73,8 +79,5 @@ def test_a_quiet_kept_connection_is_taken_without_a_round_trip_and_a_dropped_one
     assert connection.is_usable() and asked == []
 
     terminate_djangos_connection()
-    deadline = time.monotonic() + 5  # the server's goodbye reaches the socket a moment later
-    while not select.select([connection.connection.fileno()], [], [], 0.05)[0] and time.monotonic() < deadline:
-        pass
     assert not connection.is_usable() and asked == ["SELECT 1"]
     connection.close()  # as close_old_connections would after the failed check
