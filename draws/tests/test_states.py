@@ -167,3 +167,16 @@ def test_a_template_reads_one_state_per_status(draw):
     kept = draw.state()
     draw.status = DrawStatus.CANCELLED
     assert draw.state() is not kept and draw.is_cancelled()
+
+
+def test_a_question_of_status_alone_reads_no_clock_and_one_of_time_reads_it_once(draw, monkeypatch):
+    """Draw.state() without a time reads the clock only when a question needs it: whether the draw
+    is complete, or its seed published, cannot depend on the hour (nor make its test a clock reader)."""
+    reads = []
+    monkeypatch.setattr("draws.states.timezone.now", lambda: reads.append(1) or DRAW_AT - dt.timedelta(hours=2))
+    draw.status, draw.seed_hex = DrawStatus.DRAWN, "ab" * 32
+    assert draw.is_complete() and draw.revealed_seed() == "ab" * 32 and not draw.is_cancelled()
+    assert reads == []
+    draw.status = DrawStatus.SCHEDULED  # a new status: a new state, whose phase needs the time
+    assert draw.state().phase == DrawPhase.OPEN and draw.state().phase == DrawPhase.OPEN
+    assert reads == [1]
