@@ -215,7 +215,7 @@ def draw_move(
         check_staff_property(actor, draw.property, done="scheduled")
         if draw.name == _draw_name(draw.series, draw.scheduled_at):  # a generated name carries the date
             draw.name = _draw_name(draw.series, scheduled_at)
-        refusal = draw.state().move_refusal  # the status and the tickets out, not the hour
+        refusal = draw.move_refusal()  # the status and the tickets out: no clock read
         if refusal:
             raise DomainError(refusal, code="not_movable")
         if not allow_past and scheduled_at <= timezone.now():

@@ -42,9 +42,9 @@ BADGE_STYLES = {
 
 @dataclass(frozen=True)
 class DrawState:
-    """The draw at `now`. Cheap to make: each answer is worked out when first read (the ticket
-    windows, the activations) and kept. Every `*_refusal` is the reason in words, or None when
-    the move is allowed."""
+    """The draw at `at`, or at the moment a question first needs the time (`now`). Cheap to make:
+    each answer is worked out when first read (the ticket windows, the activations) and kept.
+    Every `*_refusal` is the reason in words, or None when the move is allowed."""
 
     draw: Draw
     at: dt.datetime | None  # None: the moment the first question that needs a time is asked
