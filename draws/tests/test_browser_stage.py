@@ -92,6 +92,9 @@ def test_the_stage_screen_follows_the_draw_without_a_reload(page, live_server, u
     body = page.locator("body").inner_text()
     assert not any(m.last_name in body or m.id_number in body or m.card_number in body for m in members)
 
+    # Off the stage first: its poll, redirected to sign-in once the cookies are gone, reloads the
+    # page (stage.js), and that reload would abort the sign-in's own navigation below.
+    page.goto("about:blank")
     page.context.clear_cookies()
     page.set_viewport_size({"width": 1024, "height": 768})
     log_in(page, manager)
