@@ -417,7 +417,8 @@ class ImportStagedPoints(models.Model):
     class Meta:
         verbose_name_plural = "import staged points"
         indexes = [
-            # A reference twice in the same file, found chunk by chunk.
+            # A reference twice in the same file, found chunk by chunk: SQLite only (PostgreSQL
+            # checks the whole file by one statement; migration 0022 drops it there).
             models.Index(fields=["job", "property_id", "reference"], name="staged_points_ref_idx"),
         ]
 

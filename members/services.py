@@ -663,7 +663,7 @@ def _import_apply(job: ImportJob, counts: ImportCounts, errors: ErrorSpool) -> s
 def _points_read(job: ImportJob, claim: str, binary, reader: PointsReader) -> None:
     """Stage a points file through COPY, a batch a short transaction (heartbeat and progress)."""
 
-    def stage(data: bytes) -> None:
+    def stage(data: bytes | Iterator[bytes]) -> None:
         with transaction.atomic():
             _import_job_beat(job, claim)
             points_stage(data)
@@ -680,11 +680,11 @@ def _members_read(job: ImportJob, claim: str, binary, errors: ErrorSpool, counts
     """Stage a plain members file through COPY, a chunk a short transaction (heartbeat and
     progress); whether its rows may all be of the usual shape (members_read_plain)."""
 
-    def stage(data: bytes, read_bytes: int) -> None:
+    def stage(data: Iterator[bytes]) -> None:
         with transaction.atomic():
             _import_job_beat(job, claim)
             members_copy(data)
-        read = min(1, read_bytes / job.size_bytes) if job.size_bytes else 1
+        read = min(1, counts.bytes_read / job.size_bytes) if job.size_bytes else 1
         _progress_report(job, rows=counts.rows, percent=round(READ_SHARE * read), step="reading")
 
     return members_read_plain(binary, job.pk, errors, counts, stage)

@@ -1,4 +1,4 @@
-"""The points ledger's layout (issue 17, item 3; migrations 0013, 0018, 0019, 0021): partitioned by
+"""The points ledger's layout (issue 17, item 3; migrations 0013, 0018, 0019, 0021, 0022): partitioned by
 month of earned_at, the member's index keyed by member alone, no property index (the key leads with
 property_id), and a draw's allocation bounded by its earning period: it reads the period's months
 only."""
@@ -37,6 +37,13 @@ def test_the_ledger_is_partitioned_by_month_keyed_by_reference_and_indexed_by_me
             " AND attnum > 0 AND NOT attisdropped"
         )
         assert "id" not in {name for (name,) in cursor.fetchall()}
+
+
+def test_the_staged_points_have_no_reference_index_on_postgresql():
+    """Migration 0022: the whole-file statements never use it, and every staged row paid for it."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT indexname FROM pg_indexes WHERE tablename = 'members_importstagedpoints'")
+        assert {name for (name,) in cursor.fetchall()} == {"members_importstagedpoints_pkey"}
 
 
 def test_a_draws_period_reads_only_its_months(reference_data):
