@@ -48,7 +48,7 @@ test: system-packages $(BIN)/.installed
 	$(PY) manage.py check
 	$(PY) manage.py makemigrations --check --dry-run
 	mkdir -p var && rm -f var/clock-readers.txt
-	$(BIN)/pytest -n $(TEST_PROCESSES) --dist loadfile --clock-readers-out=var/clock-readers.txt
+	$(BIN)/pytest -n $(TEST_PROCESSES) --dist loadfile --durations=25 --clock-readers-out=var/clock-readers.txt
 	PYTEST=$(BIN)/pytest CLOCK_READERS=var/clock-readers.txt scripts/clock-runs 03:00 23:50
 
 # Chromium and the PDF libraries: installed when root with apt-get, else the command to run.
