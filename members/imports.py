@@ -19,7 +19,7 @@ import gc
 import io
 import re
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
@@ -892,8 +892,9 @@ def sql_plain_date(text: str) -> str:
     statement leaves sends the whole file to members_check."""
     year = f"substr({text}, 1, 4)::int"
     leap = f"mod({year}, 4) = 0 AND (mod({year}, 100) <> 0 OR mod({year}, 400) = 0)"
+    # Most cells are empty (no date of birth beside an SA ID): the length spares them both matches.
     return (
-        f"CASE WHEN {text} ~ '{_SQL_DATE}' THEN {text}::date "
+        f"CASE WHEN char_length({text}) <> 10 THEN NULL WHEN {text} ~ '{_SQL_DATE}' THEN {text}::date "
         f"WHEN {text} ~ '^(19|20)[0-9]{{2}}-02-29$' AND {leap} THEN {text}::date END"
     )
 
@@ -1254,18 +1255,12 @@ def _points_skip_imported() -> str:
     return "AND NOT EXISTS (SELECT FROM taken t WHERE t.property_id = s.property_id AND t.reference = s.reference)"
 
 
-def points_months(job_id: int) -> None:
-    """Make each month of the job's staged points a partition of the ledger if it is not one
-    yet (members_points_month, migration 0018). In a transaction of its own before the final
+def points_months(months: Iterable[dt.datetime]) -> None:
+    """Make each of these months (PointsReader.months) a partition of the ledger if it is not
+    one yet (members_points_month, migration 0018). In a transaction of its own before the final
     step: making a month locks the default partition until COMMIT."""
-    qn = connection.ops.quote_name
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT members_points_month(month) FROM ("  # noqa: S608 (a table name only)
-            f" SELECT DISTINCT date_trunc('month', earned_at, 'UTC') AS month"
-            f" FROM {qn(ImportStagedPoints._meta.db_table)} WHERE job_id = %s) AS months",
-            [job_id],
-        )
+        cursor.execute("SELECT members_points_month(m) FROM unnest(%s::timestamptz[]) m", [sorted(months)])
 
 
 def staging_clear(job_id: int) -> None:
@@ -1359,6 +1354,22 @@ class PointsReader:
     errors: ErrorSpool
     counts: ImportCounts
     now: dt.datetime
+    # The local hours ("YYYY-MM-DD HH") of the plain rows staged, and the moments of the others:
+    # the ledger's months to make (months), without reading the staged rows again.
+    _hours: set[bytes] = field(default_factory=set, init=False, repr=False)
+    _moments: set[dt.datetime] = field(default_factory=set, init=False, repr=False)
+
+    def months(self) -> set[dt.datetime]:
+        """The first instant (UTC) of each month the staged rows' earned_at fall in."""
+        moments = set(self._moments)
+        for hour in self._hours:
+            start = dt.datetime.strptime(hour.decode(), "%Y-%m-%d %H").replace(tzinfo=_LOCAL)
+            moments |= {start, start + dt.timedelta(minutes=59, seconds=59)}
+        months = set()
+        for moment in moments:
+            utc = moment.astimezone(dt.UTC)
+            months.add(dt.datetime(utc.year, utc.month, 1, tzinfo=dt.UTC))
+        return months
 
     def _keys(self) -> dict[bytes, int]:
         """Property names and codes (lower case, ASCII) where this importer may import points."""
@@ -1388,6 +1399,7 @@ class PointsReader:
         except RowInvalid as invalid:
             self.errors.add(line, str(invalid), text)
             return None
+        self._moments.add(p.earned_at)
         return self._csv_line(p)
 
     def _csv_line(self, p: PointsRow) -> bytes:
@@ -1408,7 +1420,7 @@ class PointsReader:
     def _plain_lines(self, binary: io.BufferedReader) -> Iterator[bytes]:
         """The staging lines of a plain file's rows after its header; the bad rows to `errors`."""
         keys, (earliest, latest) = self._keys(), self._bounds()
-        job, match, line = self.job_id, _PLAIN_POINTS.fullmatch, 1
+        job, match, line, hours = self.job_id, _PLAIN_POINTS.fullmatch, 1, self._hours
         for block in _blocks(binary):
             lines = block.replace(b"\r\n", b"\n").split(b"\n")
             if block.endswith(b"\n"):
@@ -1423,6 +1435,7 @@ class PointsReader:
                     and (m[3][8:10] <= b"28" or _real_day(m[3]))
                 ):
                     self.counts.rows += 1
+                    hours.add(m[3][:13])
                     yield b"%d,%d,%b,%d,%b,%b,%b\n" % (job, line, m[1], prop, m[3], m[4], m[5])
                     continue
                 text = body.decode()

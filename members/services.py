@@ -537,6 +537,7 @@ def _import_file(job: ImportJob, claim: str, actor: Actor, errors: ErrorSpool, c
     # Points on PostgreSQL: read near COPY's speed, checked by whole statements at the end
     # (members.imports.PointsReader, points_apply).
     bulk_points = job.kind == ImportKind.POINTS and connection.vendor == "postgresql"
+    points_reader = PointsReader(job.pk, lookups, errors, counts, now)
     message = ""
     usual = False  # a plain members file whose rows may all be of the usual shape
     with open(job.file.path, "rb") as binary:
@@ -550,7 +551,7 @@ def _import_file(job: ImportJob, claim: str, actor: Actor, errors: ErrorSpool, c
         try:
             with heap_frozen():
                 if bulk_points:
-                    _points_read(job, claim, binary, PointsReader(job.pk, lookups, errors, counts, now))
+                    _points_read(job, claim, binary, points_reader)
                 if bulk_members:
                     usual = _members_read(job, claim, binary, errors, counts)
                 for chunk in chunks(iter(source)) if not (bulk_points or bulk_members) else ():
@@ -569,7 +570,7 @@ def _import_file(job: ImportJob, claim: str, actor: Actor, errors: ErrorSpool, c
     with transaction.atomic():
         _import_job_beat(job, claim)
         if bulk_points and not message and not errors.count:
-            points_months(job.pk)  # the ledger's partitions for the file's months, committed first
+            points_months(points_reader.months())  # the ledger's partitions for the file's months, committed first
     # A plain file of ASCII rows without odd spaces: most likely one statement checks and inserts it.
     one_statement = usual and not message and not errors.count
     if one_statement and _members_apply_checked(job, claim, actor, lookups, counts, errors):

@@ -247,3 +247,22 @@ def test_a_file_makes_its_months_and_takes_over_their_rows_from_the_default_part
             ("B", "members_pointsentry_2021_03"),
             ("OLD", "members_pointsentry_2021_03"),
         ]
+
+
+def test_the_months_made_are_those_of_the_rows_in_utc_and_no_others(reference_data):
+    """The reader collects them as it reads (PointsReader.months): the staged rows are not read again."""
+    MemberFactory(card_number="3000000001")
+    rows = [
+        "3000000001,GRC,2019-08-01 01:59:59,5,A",  # plain, local: 31 July in UTC
+        "3000000001,GRC,2019-09-01 02:00:00,6,B",  # plain, local: 1 September in UTC
+        "3000000001,GRC,2019-11-01T00:30:00+00:00,7,C",  # parsed: its own offset
+    ]
+    job = run_import("points", points_file(*rows))
+    assert (job.status, job.rows_imported) == (ImportStatus.SUCCEEDED, 3)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid"
+            " WHERE i.inhparent = 'members_pointsentry'::regclass AND c.relname LIKE 'members_pointsentry_2019%%'"
+        )
+        made = {name for (name,) in cursor.fetchall()}
+    assert made == {"members_pointsentry_2019_07", "members_pointsentry_2019_09", "members_pointsentry_2019_11"}
