@@ -1354,21 +1354,18 @@ class PointsReader:
     errors: ErrorSpool
     counts: ImportCounts
     now: dt.datetime
-    # The local hours ("YYYY-MM-DD HH") of the plain rows staged, and the moments of the others:
-    # the ledger's months to make (months), without reading the staged rows again.
+    # The local hours ("YYYY-MM-DD HH") of the plain rows staged, and the UTC months of the
+    # others: the ledger's months to make (months), without reading the staged rows again.
+    # Both stay small whatever the file's size (an hour or a month, not a row, each).
     _hours: set[bytes] = field(default_factory=set, init=False, repr=False)
-    _moments: set[dt.datetime] = field(default_factory=set, init=False, repr=False)
+    _months: set[dt.datetime] = field(default_factory=set, init=False, repr=False)
 
     def months(self) -> set[dt.datetime]:
         """The first instant (UTC) of each month the staged rows' earned_at fall in."""
-        moments = set(self._moments)
+        months = set(self._months)
         for hour in self._hours:
             start = dt.datetime.strptime(hour.decode(), "%Y-%m-%d %H").replace(tzinfo=_LOCAL)
-            moments |= {start, start + dt.timedelta(minutes=59, seconds=59)}
-        months = set()
-        for moment in moments:
-            utc = moment.astimezone(dt.UTC)
-            months.add(dt.datetime(utc.year, utc.month, 1, tzinfo=dt.UTC))
+            months |= {_utc_month(start), _utc_month(start + dt.timedelta(minutes=59, seconds=59))}
         return months
 
     def _keys(self) -> dict[bytes, int]:
@@ -1399,7 +1396,7 @@ class PointsReader:
         except RowInvalid as invalid:
             self.errors.add(line, str(invalid), text)
             return None
-        self._moments.add(p.earned_at)
+        self._months.add(_utc_month(p.earned_at))
         return self._csv_line(p)
 
     def _csv_line(self, p: PointsRow) -> bytes:
@@ -1457,6 +1454,12 @@ class PointsReader:
                 if parsed is not None:
                     out.append(parsed)
             stage(b"".join(out))
+
+
+def _utc_month(moment: dt.datetime) -> dt.datetime:
+    """The first instant of the UTC month of an aware moment: the ledger's partitions are months in UTC."""
+    utc = moment.astimezone(dt.UTC)
+    return dt.datetime(utc.year, utc.month, 1, tzinfo=dt.UTC)
 
 
 def _real_day(moment: bytes) -> bool:

@@ -418,7 +418,8 @@ class ImportStagedPoints(models.Model):
         verbose_name_plural = "import staged points"
         indexes = [
             # A reference twice in the same file, found chunk by chunk: SQLite only (PostgreSQL
-            # checks the whole file by one statement; migration 0022 drops it there).
+            # checks the whole file by one statement; migration 0022 drops it there, so a later
+            # migration that renames or changes it must not expect it on PostgreSQL).
             models.Index(fields=["job", "property_id", "reference"], name="staged_points_ref_idx"),
         ]
 

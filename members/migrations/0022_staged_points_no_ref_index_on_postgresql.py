@@ -13,7 +13,7 @@ from django.db import migrations
 
 from core.migration_sql import postgresql_only
 
-DROP = "DROP INDEX @schema@.staged_points_ref_idx"
+DROP = "DROP INDEX IF EXISTS @schema@.staged_points_ref_idx"
 CREATE = "CREATE INDEX staged_points_ref_idx ON @schema@.members_importstagedpoints (job_id, property_id, reference)"
 
 
