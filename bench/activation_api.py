@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/activation_api.py [--database-url postgres://postgres@127.0.0.1:5432/promodesk_bench]
         [--configs sync4,gthread2x8,gthread4x4] [--clients 32] [--seconds 20] [--max-requests 6000]
-        [--in-process 210] [--warm-up 64]
+        [--in-process 210] [--warm-up 64] [--rounds 3]
 
 Runs manage.py migrate on the bench database, then prepares a draw of the bench series
 (bench/drawbench.py: the realistic earning rule) at Gold Reef City whose ticket window is open
@@ -27,6 +27,11 @@ first (bounded; traffic to 127.0.0.1 only):
 * write: POST /api/v1/activations from --clients clients, every request for a DIFFERENT member
   (activations are once per member per draw);
 * read: GET /api/v1/members/{card}/draws for members of the pool.
+
+The login page, write and read phases alternate --rounds times (3), each round with its share of
+--seconds and --max-requests: this machine's speed drifts by as much as half from one minute to
+the next, so each round is compared with the login page's round just before it, and a ratio to
+the login page is the median of the rounds' (each printed).
 
 It prints requests/s, median, p95 and p99 latency, the responses by status and the CPU time per
 request spent in gunicorn's processes and in PostgreSQL's backends (from /proc). Then it checks
@@ -87,6 +92,10 @@ class Result:
     bodies: list[bytes] = field(default_factory=list)  # 201 bodies (the receipts)
     app_cpu_ms: float = 0.0  # per request, gunicorn's processes
     db_cpu_ms: float = 0.0  # per request, PostgreSQL's backends
+    # Alternated phases (--rounds): requests/s of each round against the login page's round just
+    # before it. This machine's speed drifts by half from one minute to the next; a round and its
+    # baseline are seconds apart, so the median of these ratios moves far less than one of totals.
+    round_ratios: list[float] = field(default_factory=list)
 
     @property
     def count(self) -> int:
@@ -300,11 +309,38 @@ def read_requests(cards: list[str], count: int, rng: random.Random) -> list[tupl
     return [("GET", f"/api/v1/members/{rng.choice(cards)}/draws", None) for _ in range(count)]
 
 
+def merged(parts: list[Result], baselines: list[Result] | None = None) -> Result:
+    """The rounds of one phase as one Result: every latency and status, the rounds' time summed,
+    the CPU per request weighted by each round's requests; with `baselines` (the login page's
+    rounds), each round's requests/s against its own baseline's."""
+    whole = Result(parts[0].label)
+    for part in parts:
+        whole.latencies_ms += part.latencies_ms
+        whole.statuses.update(part.statuses)
+        whole.elapsed += part.elapsed
+        whole.bodies += part.bodies
+    count = max(whole.count, 1)
+    whole.app_cpu_ms = sum(part.app_cpu_ms * part.count for part in parts) / count
+    whole.db_cpu_ms = sum(part.db_cpu_ms * part.count for part in parts) / count
+    if baselines:
+        whole.round_ratios = [part.rps / base.rps for part, base in zip(parts, baselines, strict=True) if base.rps]
+    return whole
+
+
+def ratio_to(result: Result, baseline: Result) -> float:
+    """Requests/s against the login page's: the median of the rounds' ratios when alternated."""
+    if result.round_ratios:
+        return statistics.median(result.round_ratios)
+    return result.rps / baseline.rps if baseline.rps else 0.0
+
+
 def row(result: Result, baseline: Result | None = None) -> str:
     statuses = ", ".join(f"{status}: {n:,}" for status, n in sorted(result.statuses.items(), key=str))
     ratio = ""
     if baseline is not None and baseline.rps:
-        ratio = f"  {result.rps / baseline.rps:.2f}x rps, {result.pct(0.5) / baseline.pct(0.5):.1f}x p50 of baseline"
+        ratio = f"  {ratio_to(result, baseline):.2f}x rps, {result.pct(0.5) / baseline.pct(0.5):.1f}x p50 of baseline"
+        if len(result.round_ratios) > 1:
+            ratio += " (rounds: " + ", ".join(f"{r:.2f}x" for r in result.round_ratios) + ")"
     return (
         f"  {result.label:<34} {result.count:>6,} {result.rps:>8.1f} {result.pct(0.5):>8.1f} {result.pct(0.95):>8.1f}"
         f" {result.pct(0.99):>8.1f} {max(result.latencies_ms, default=0):>8.1f}"
@@ -520,8 +556,17 @@ def main() -> None:
         default=WARM_UP_REQUESTS,
         help=f"requests of each kind before a configuration's phases, not counted (default {WARM_UP_REQUESTS})",
     )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="the login page, write and read phases alternate this many times, each round a share of"
+        " --seconds and --max-requests (default 3)",
+    )
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
     single_client = min(SINGLE_CLIENT_REQUESTS, args.max_requests)
     configs = [parse_config(text.strip()) for text in args.configs.split(",") if text.strip()]
 
@@ -573,14 +618,17 @@ def main() -> None:
                 meter = CpuMeter(args.database_url, server.process.pid)
                 print(f"\n{label}: {server.command}  (log {server.log_path})", flush=True)
 
-                def phase(name, requests, *, keep=False, clients=args.clients, auth=True, server=server, meter=meter):
+                def phase(
+                    name, requests, *, keep=False, clients=args.clients, auth=True, seconds=args.seconds,
+                    server=server, meter=meter,
+                ):  # fmt: skip
                     meter.start()
                     result = drive(
                         server.port,
                         name,
                         requests,
                         clients=clients,
-                        seconds=args.seconds,
+                        seconds=seconds,
                         headers=headers if auth else {},
                         keep_bodies=keep,
                     )
@@ -596,7 +644,34 @@ def main() -> None:
                 ):
                     created += warm_result.statuses.get(201, 0)
                     receipts.extend(json.loads(body) for body in warm_result.bodies)
-                login = phase("baseline GET login page", [("GET", "/accounts/login/", None)] * args.max_requests)
+                # The baseline and the two measured phases alternate, so that a drift of the machine's
+                # speed moves a round and its baseline together (Result.round_ratios).
+                per_round, round_seconds = max(1, args.max_requests // args.rounds), args.seconds / args.rounds
+                logins, writes, reads = [], [], []
+                for _round in range(args.rounds):
+                    logins.append(
+                        phase(
+                            "baseline GET login page",
+                            [("GET", "/accounts/login/", None)] * per_round,
+                            seconds=round_seconds,
+                        )
+                    )
+                    writes.append(
+                        phase(
+                            "write POST activations",
+                            activation_requests(take(per_round), draw.pk),
+                            keep=True,
+                            seconds=round_seconds,
+                        )
+                    )
+                    reads.append(
+                        phase(
+                            "read GET members/{card}/draws",
+                            read_requests(read_cards, per_round, rng),
+                            seconds=round_seconds,
+                        )
+                    )
+                login, write, read = merged(logins), merged(writes, logins), merged(reads, logins)
                 unauthorised = phase(
                     "baseline API, no token (401)",
                     [("GET", "/api/v1/members/0/draws", None)] * args.max_requests,
@@ -611,10 +686,6 @@ def main() -> None:
                     keep=True,
                     clients=1,
                 )
-                write = phase(
-                    "write POST activations", activation_requests(take(args.max_requests), draw.pk), keep=True
-                )
-                read = phase("read GET members/{card}/draws", read_requests(read_cards, args.max_requests, rng))
                 for made in (single, write):
                     created += made.statuses.get(201, 0)
                     receipts.extend(json.loads(body) for body in made.bodies)
@@ -641,7 +712,9 @@ def main() -> None:
     print()
     print(
         f"{args.clients} clients (the 'write, 1 client' phase: one), phases of at most {args.seconds:.0f} s or"
-        f" {args.max_requests:,} requests, after {args.warm_up} warm-up requests of each kind. Load average"
+        f" {args.max_requests:,} requests (the login page, write and read phases in {args.rounds} alternated"
+        " rounds sharing them; a ratio to the login page is the median of the rounds'), after"
+        f" {args.warm_up} warm-up requests of each kind. Load average"
         f" (1 min) {load_before[0]:.1f} before, {load_after[0]:.1f} after; {load_average()} now. The load"
         f" generator used {cpu:.0f} s of CPU in {wall:.0f} s ({cpu / wall:.0%} of one CPU)."
     )
@@ -661,7 +734,7 @@ def main() -> None:
         for result, base in results:
             verdict = ""
             if result.label.startswith(("write POST", "read GET")):
-                ratio = result.rps / base.rps if base and base.rps else 0.0
+                ratio = ratio_to(result, base) if base else 0.0
                 fast = ratio >= TARGET_RATIO and result.pct(0.99) <= TARGET_P99_MS
                 verdict = f"{ratio:.2f}x login, {'met' if fast else 'MISSED'}"
             print(

@@ -21,5 +21,8 @@ def test_the_activation_bench_runs_at_a_tiny_size(run_bench, smoke_database):
         "write POST activations",
         "read GET members/{card}/draws",
         "Verified: one activation per 201 response",
+        "in 3 alternated rounds",
     ):
         assert line in out, f"{line!r} not printed"
+    # Each measured phase against the login page round by round (Result.round_ratios).
+    assert out.count("(rounds: ") == 2, out
