@@ -10,6 +10,12 @@ connection runs it, so later runs skip the parse and the plan.
 Values bound on the server carry their types: a None that becomes a column's value needs a
 cast in the SQL (`%(device)s::bigint`), as text would not fit the column.
 
+psycopg turns a statement's `%(name)s` placeholders into `$1` once per text, but only for texts
+of at most 4,096 bytes and 50 values (its cache is for ORM statements, which rarely repeat); a
+longer one is parsed again in Python on every run. The statements here are few and repeat on
+every request, so `_PreparingCursor` caches every text (the activation's first statement, which
+counts the member's tickets too, is over 4 KB).
+
 Switched by the setting DB_PREPARED_STATEMENTS (psycopg prepares only when the connection has a
 prepare threshold; config/settings.py sets one when it is on). Off, or on SQLite, this is a
 plain cursor. Turn it off behind a pooler that cannot keep prepared statements (PgBouncer before
@@ -29,9 +35,22 @@ except ImportError:  # SQLite only (make run's zero-setup defaults)
 
 
 if psycopg is not None:
+    from psycopg._queries import PostgresQuery, _query2pg  # psycopg is pinned (requirements.txt)
+
+    class _CachedQuery(PostgresQuery):
+        """psycopg's conversion of the placeholders, from its cache whatever the statement's size."""
+
+        def convert(self, query, vars):
+            if vars is None or not isinstance(query, str | bytes):  # no values, or a t-string Template
+                return super().convert(query, vars)
+            query = self._ensure_bytes(query)
+            self.query, self._want_formats, self._order, self._parts = _query2pg(query, self._tx.encoding)
+            self.dump(vars)
 
     class _PreparingCursor(psycopg.Cursor):
         """Binds on the server and prepares every statement it runs."""
+
+        _query_cls = _CachedQuery
 
         def execute(self, query, params=None, *, prepare=None, binary=None):
             return super().execute(query, params, prepare=True if prepare is None else prepare, binary=binary)

@@ -112,6 +112,12 @@ def load_draw(draw_id: int) -> Draw | None:
     return draw  # changing under us three times running: the lock's re-check refuses if it matters
 
 
+def copy_of(draw_id: int) -> Draw | None:
+    """This worker's copy of the draw, whatever its version (None: none yet): what a statement
+    may be built from before the database says whether it is current (cached_draw)."""
+    return _draws.get(draw_id)
+
+
 def cached_draw(draw_id: int, version: str) -> Draw | None:
     """The draw as of `version` (from draw_version_sql in this request): this worker's copy when
     it is that version, else a fresh load kept for the next request."""

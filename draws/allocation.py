@@ -135,26 +135,32 @@ def _visits(params: dict, start: dt.datetime, end: dt.datetime) -> tuple[str, st
     return ", ".join(words), f"({counted})"
 
 
-def allocation_sql(draw: Draw, *, at: dt.datetime, member_id: int | None = None, tiers=None) -> tuple[str, dict]:
+def allocation_sql(
+    draw: Draw, *, at: dt.datetime, member_id: int | None = None, tiers=None, member_ref: str | None = None
+) -> tuple[str, dict]:
     """The statement for the draw (or one member). Raises promotions.rules.RuleUnreadable when the
     series' stored rule cannot be read, before any SQL is built from it. `tiers`: the series'
     eligible tiers when the caller already has them (else read, or taken from a prefetch).
+    `member_ref`: one member named by a column of an enclosing statement instead of `member_id`
+    (a LATERAL subquery of the activation's first statement, draws.services._first_look).
 
     A draw from draws.activation_cache (never changed once loaded) keeps what it built in its
     `allocation_sql_memo`: the statement depends on `at` only through the weekday's free tickets
     and the eligibility span's start, which is set again on each call."""
     memo = getattr(draw, "allocation_sql_memo", None)
     if memo is None:
-        return _allocation_sql(draw, at=at, member_id=member_id, tiers=tiers)
+        return _allocation_sql(draw, at=at, member_id=member_id, tiers=tiers, member_ref=member_ref)
     tier_ids = tuple(t.pk for t in tiers) if tiers is not None else None
-    key = (member_id is not None, timezone.localtime(at).weekday(), tier_ids)
+    key = (member_ref or member_id is not None, timezone.localtime(at).weekday(), tier_ids)
     if key not in memo:
-        memo[key] = _allocation_sql(draw, at=at, member_id=member_id, tiers=tiers)
+        memo[key] = _allocation_sql(draw, at=at, member_id=member_id, tiers=tiers, member_ref=member_ref)
     sql, params = memo[key]
     return sql, {**params, **eligible_params(**eligibility_span(draw, at)), "member": member_id}
 
 
-def _allocation_sql(draw: Draw, *, at: dt.datetime, member_id: int | None, tiers) -> tuple[str, dict]:
+def _allocation_sql(
+    draw: Draw, *, at: dt.datetime, member_id: int | None, tiers, member_ref: str | None = None
+) -> tuple[str, dict]:
     rule: EarningRule = draw.series.rule
     values = rule.values()  # whole numbers within bounds, or RuleUnreadable naming the series
     day = timezone.localtime(draw.scheduled_at).date()
@@ -173,8 +179,9 @@ def _allocation_sql(draw: Draw, *, at: dt.datetime, member_id: int | None, tiers
     if tiers is None:
         tiers = draw.series.eligible_tiers.all()  # uses a prefetch when there is one
     tier_values = _tier_constants(rule, values, draw, tiers, at, params)
-    one_member = "AND p.member_id = %(member)s" if member_id else ""
-    one_member_m = "AND m.id = %(member)s" if member_id else ""
+    member = member_ref or ("%(member)s" if member_id else None)
+    one_member = f"AND p.member_id = {member}" if member else ""
+    one_member_m = f"AND m.id = {member}" if member else ""
 
     # Days with points are counted only when the rule pays per visit; "active at the property"
     # needs only some points in the period, which is a row in pts (points are never zero).
@@ -297,11 +304,17 @@ def person_refusals_for_draw(draw: Draw, member: Member, *, at: dt.datetime, may
     )
 
 
+# member_allocation's `counted` when the caller has not run the statement.
+NOT_COUNTED = object()
+
+
 def member_allocation(
-    draw: Draw, member: Member, *, at: dt.datetime | None = None, may_be_excluded: bool = True
+    draw: Draw, member: Member, *, at: dt.datetime | None = None, may_be_excluded: bool = True, counted=NOT_COUNTED
 ) -> MemberDrawStanding:
     """One member's tickets for the draw, or the reasons they get none. `may_be_excluded`: see
-    person_refusals_for_draw (the devices' first statement asks)."""
+    person_refusals_for_draw (the devices' first statement asks). `counted`: the statement's row
+    for this member at `at` (None: no row), when the caller ran it inside its own statement with
+    this copy of the draw (draws.services._first_look), so it is not sent again."""
     at = at or timezone.now()
     refusals = person_refusals_for_draw(draw, member, at=at, may_be_excluded=may_be_excluded)
     tiers = list(draw.series.eligible_tiers.all())  # read once, for the refusal and the statement
@@ -310,10 +323,13 @@ def member_allocation(
         refusals.append(f"This draw is for {', '.join(eligible_tiers.values())} members; this member is {member.tier}.")
     if refusals:
         return MemberDrawStanding(None, refusals)
-    sql, params = allocation_sql(draw, at=at, member_id=member.pk, tiers=tiers)
-    with prepared_cursor() as cursor:  # the same statement for every member of the draw
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
+    if counted is NOT_COUNTED:
+        sql, params = allocation_sql(draw, at=at, member_id=member.pk, tiers=tiers)
+        with prepared_cursor() as cursor:  # the same statement for every member of the draw
+            cursor.execute(sql, params)
+            row = cursor.fetchone()
+    else:
+        row = counted
     if row is None:
         return MemberDrawStanding(
             None, [f"Not a {draw.property.name} member and no points earned there in the earning period."]

@@ -22,7 +22,7 @@ from core.prepared import prepared_cursor
 from core.queueing import enqueue
 from core.swipe import mask_swipes_in
 from draws import activation_cache, entry_sources, registers
-from draws.allocation import MemberDrawStanding, allocation_overview, member_allocation
+from draws.allocation import NOT_COUNTED, MemberDrawStanding, allocation_overview, allocation_sql, member_allocation
 from draws.models import (
     Activation,
     Channel,
@@ -40,7 +40,7 @@ from members.models import ImportJob, ImportKind, ImportStatus, Member, Property
 from members.selectors import member_with_tier_from_row, member_with_tier_sql
 from members.staff import check_staff_property
 from promotions.models import DrawMethod, DrawSeries, Promotion, PromotionStatus
-from promotions.rules import POINTS_MAX
+from promotions.rules import POINTS_MAX, RuleUnreadable
 
 Windows = Sequence[tuple[dt.datetime, dt.datetime]]
 # Who activates tickets; "carried" entries are written by the freeze only (draws.entry_sources).
@@ -332,8 +332,10 @@ def activation_create(
     check_staff_property(actor, draw.property, what="tickets", done="activated")
     rule_before = _rule_fingerprint(draw)
     _check_can_activate(draw, member, channel, device, now, look=look)  # the cheap checks before the allocation
-    # The first look asked whether any exclusion of the member's number is in force from now on.
-    standing = member_allocation(draw, member, at=now, may_be_excluded=look.may_be_excluded)
+    # The first look asked whether any exclusion of the member's number is in force from now on,
+    # and counted the member's tickets with this worker's copy: valid if the copy is current.
+    counted = look.allocation if look.counted_with is draw else NOT_COUNTED
+    standing = member_allocation(draw, member, at=now, may_be_excluded=look.may_be_excluded, counted=counted)
     refusal = _standing_refusal(member, standing)
     if refusal:
         raise refusal
@@ -370,30 +372,53 @@ class _FirstLook:
     is_proxy: bool
     existing: tuple | None  # (tickets, activated_at, receipt_number) of the member's activation
     may_be_excluded: bool  # an exclusion of the member's number is in force now or later
+    # The member's allocation row (None: no row) counted with this worker's copy of the draw
+    # `counted_with`, which is right only if that copy has the version above.
+    counted_with: Draw | None = None
+    allocation: tuple | None = None
+
+
+_ALLOCATION_COLUMNS = 6  # allocation_sql's: member_id, points, earned, free, bonus, tickets
 
 
 def _first_look(card_number: str, draw_id: int, device: DeviceToken | None, now: dt.datetime) -> _FirstLook | None:
     """The member with their tier (None: no such card), the draw's version, and what the checks
     before the allocation ask the database (whether an exclusion may bar the member, so the
     exclusion register is read again only then), in one statement. A device revoked since this worker
-    read its token is refused here (401), as the token lookup would."""
-    columns, tables = member_with_tier_sql("m", "t")
+    read its token is refused here (401), as the token lookup would.
+
+    When this worker has a copy of the draw, the same statement also counts the member's tickets
+    with it (the allocation statement as a LATERAL subquery): one round trip less for the usual
+    activation. The count is used only if the version says the copy is current."""
+    columns, tables = member_with_tier_sql("fm", "ft")  # not m and t: the allocation's own aliases
+    params = {"draw": draw_id, "device": device.pk if device else None, "card": card_number, "now": now}
+    params["carried"] = Channel.CARRIED
+    copy = activation_cache.copy_of(draw_id)
+    counting = ""
+    if copy is not None:
+        try:
+            tiers = list(copy.series.eligible_tiers.all())
+            allocation, allocation_params = allocation_sql(copy, at=now, tiers=tiers, member_ref="fm.id")
+        except RuleUnreadable:  # refused in words by the allocation after the checks
+            copy = None
+        else:
+            counting = f"LEFT JOIN LATERAL ({allocation}) al ON TRUE"
+            params = allocation_params | params  # disjoint names: the allocation's are its own
     sql = f"""
         SELECT {columns},
                {activation_cache.draw_version_sql("%(draw)s")},
                (SELECT d.is_active FROM {DeviceToken._meta.db_table} d WHERE d.id = %(device)s::bigint),
-               {registers.proxy_of_sql("draw", "m")},
-               {exclusion_possible_sql("m", "%(now)s")},
-               a.tickets, a.activated_at, a.receipt_number
+               {registers.proxy_of_sql("draw", "fm")},
+               {exclusion_possible_sql("fm", "%(now)s")},
+               a.tickets, a.activated_at, a.receipt_number{", al.*" if counting else ""}
         FROM {tables}
         LEFT JOIN {Activation._meta.db_table} a
-          ON a.draw_id = %(draw)s AND a.member_id = m.id AND a.channel <> %(carried)s
-        WHERE m.card_number = %(card)s
-        ORDER BY m.id, a.first_serial
+          ON a.draw_id = %(draw)s AND a.member_id = fm.id AND a.channel <> %(carried)s
+        {counting}
+        WHERE fm.card_number = %(card)s
+        ORDER BY fm.id, a.first_serial
         LIMIT 1
     """  # noqa: S608 (table and column names from the models, every value a parameter)
-    params = {"draw": draw_id, "device": device.pk if device else None, "card": card_number, "now": now}
-    params["carried"] = Channel.CARRIED
     with prepared_cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
@@ -403,12 +428,16 @@ def _first_look(card_number: str, draw_id: int, device: DeviceToken | None, now:
             raise activation_cache.DeviceRevoked()
         return None
     member, rest = member_with_tier_from_row(row)
+    allocation = None
+    if copy is not None:
+        rest, allocation = rest[:-_ALLOCATION_COLUMNS], rest[-_ALLOCATION_COLUMNS:]
+        allocation = allocation if allocation[0] is not None else None
     version, device_active, is_proxy, may_be_excluded, *existing = rest
     if device is not None and not device_active:
         activation_cache.forget_device(device)
         raise activation_cache.DeviceRevoked()
     existing = tuple(existing) if existing[0] is not None else None
-    return _FirstLook(member, version, bool(is_proxy), existing, may_be_excluded)
+    return _FirstLook(member, version, bool(is_proxy), existing, may_be_excluded, copy, allocation)
 
 
 def _take_serials(draw: Draw, tickets: int, now: dt.datetime) -> int | None:

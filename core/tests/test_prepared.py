@@ -43,3 +43,19 @@ def test_switched_off_it_is_a_plain_cursor(monkeypatch):
         cursor.execute(SQL, {"a": 1, "b": 1, "note": "x"})
         assert cursor.fetchone() == (2, "x")
     assert _prepared_here() == []
+
+
+def test_a_long_statement_is_converted_once_however_long():
+    """psycopg alone re-parses a statement over 4,096 bytes on every run (core.prepared)."""
+    from psycopg._queries import _query2pg
+
+    long_sql = SQL + " /* " + "x" * 5000 + " */"
+    with prepared_cursor() as cursor:
+        cursor.execute(long_sql, {"a": 1, "b": 2, "note": "first"})
+        assert cursor.fetchone() == (3, "first")
+    hits = _query2pg.cache_info().hits
+    for a in (10, 20):
+        with prepared_cursor() as cursor:
+            cursor.execute(long_sql, {"a": a, "b": 2, "note": None})
+            assert cursor.fetchone() == (a + 2, None)
+    assert _query2pg.cache_info().hits == hits + 2
