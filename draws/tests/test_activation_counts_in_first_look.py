@@ -13,11 +13,12 @@ from django.test.utils import CaptureQueriesContext
 from core.audit import Actor
 from draws import activation_cache
 from draws.allocation import NOT_COUNTED, allocation_from_row, member_allocation
+from draws.models import Activation
 from draws.services import _first_look
 from draws.tests.test_activation_statements import _statements
 from draws.tests.test_api import DRAW_AT, IN_WINDOW, draw, ehost, member, post  # noqa: F401 (fixtures)
 from members.tests.factories import ExclusionFactory, MemberFactory, PointsEntryFactory
-from promotions.models import DrawSeries
+from promotions.models import DrawSeries, EarningRule
 from promotions.services import series_save
 
 pytestmark = pytest.mark.django_db
@@ -98,3 +99,16 @@ def test_a_rule_saved_after_the_copy_was_made_is_the_one_the_activation_counts_w
         response = post(ehost, {"card_number": "5000000002", "draw_id": draw.pk})
     assert (response.status_code, response.json()["tickets"]) == (201, 8)
     assert len(_statements(queries)) == 2, "\n".join(_statements(queries))
+
+
+@time_machine.travel(IN_WINDOW, tick=False)
+def test_a_rule_no_form_could_save_is_refused_in_words_with_a_copy_in_hand(ehost, draw, member):  # noqa: F811
+    assert ehost.get("/api/v1/members/5000000001/draws").status_code == 200  # the copy is made
+    # Stored past every form and service (raw SQL, an old row): the copy's version changes too.
+    EarningRule.objects.filter(series=draw.series).update(free_tickets_by_tier=[5])
+    response = post(ehost, {"card_number": "5000000001", "draw_id": draw.pk})
+    assert (response.status_code, response.json()["code"]) == (409, "rule_unreadable")
+    # And with the bad rule already in the copy: the first look cannot build its count, nor a 500.
+    response = post(ehost, {"card_number": "5000000001", "draw_id": draw.pk})
+    assert (response.status_code, response.json()["code"]) == (409, "rule_unreadable")
+    assert not Activation.objects.filter(draw=draw).exists()
