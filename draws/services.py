@@ -308,8 +308,9 @@ def activation_create(
 
     Everything is checked first without a lock: one statement finds the member, the draw's
     version (the draw itself comes from this worker's copy, draws.activation_cache), whether the
-    member activated already or is a proxy, and whether the device is still active; then the
-    allocation (the slow part). The draw row, which is the serial counter, is locked last, by
+    member activated already or is a proxy, and whether the device is still active, and counts
+    the member's tickets with the worker's copy (used only if that copy is the current version;
+    else the allocation is asked on its own). The draw row, which is the serial counter, is locked last, by
     one statement that commits by itself (_activate_at_once): it takes the serials only while a
     window is open and the draw is still as the first look saw it, and writes the activation and
     its audit event. The lock is thus held only while PostgreSQL runs that statement and
