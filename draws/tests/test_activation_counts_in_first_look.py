@@ -10,16 +10,15 @@ import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from core.audit import Actor
 from draws import activation_cache
 from draws.allocation import NOT_COUNTED, allocation_from_row, member_allocation
 from draws.models import Activation
 from draws.services import _first_look
 from draws.tests.test_activation_statements import _statements
 from draws.tests.test_api import DRAW_AT, IN_WINDOW, draw, ehost, member, post  # noqa: F401 (fixtures)
+from draws.tests.test_series_rule_race import _save_rule
 from members.tests.factories import ExclusionFactory, MemberFactory, PointsEntryFactory
-from promotions.models import DrawSeries, EarningRule
-from promotions.services import series_save
+from promotions.models import EarningRule
 
 pytestmark = pytest.mark.django_db
 
@@ -30,19 +29,6 @@ def no_copies():
     activation_cache.forget_all()
     yield
     activation_cache.forget_all()
-
-
-def _save_rule(series_id: int, points_per_ticket: int) -> None:
-    series = DrawSeries.objects.select_related("rule").get(pk=series_id)
-    rule = series.rule
-    rule.points_per_ticket = points_per_ticket
-    series_save(
-        actor=Actor.system("test"),
-        series=series,
-        eligible_tiers=list(series.eligible_tiers.all()),
-        desk_tiers=list(series.desk_assisted_tiers.all()),
-        rule=rule,
-    )
 
 
 def test_without_a_copy_the_first_look_counts_nothing_and_with_one_it_counts_as_the_allocation(
