@@ -379,7 +379,10 @@ class _FirstLook:
     allocation: tuple | None = None
 
 
-_ALLOCATION_COLUMNS = 6  # allocation_sql's: member_id, points, earned, free, bonus, tickets
+# allocation_sql's columns, named for the LATERAL subquery of the first look.
+_ALLOCATION_NAMES = ("member_id", "points", "earned", "free", "bonus", "tickets")
+_ALLOCATION_COLUMNS = ", ".join(_ALLOCATION_NAMES)
+_ALLOCATION_SELECTED = ", ".join(f"al.{name}" for name in _ALLOCATION_NAMES)
 
 
 def _first_look(card_number: str, draw_id: int, device: DeviceToken | None, now: dt.datetime) -> _FirstLook | None:
@@ -403,7 +406,8 @@ def _first_look(card_number: str, draw_id: int, device: DeviceToken | None, now:
         except RuleUnreadable:  # refused in words by the allocation after the checks
             copy = None
         else:
-            counting = f"LEFT JOIN LATERAL ({allocation}) al ON TRUE"
+            # Named columns, so that a column the allocation gains cannot shift the row's end.
+            counting = f"LEFT JOIN LATERAL ({allocation}) al ({_ALLOCATION_COLUMNS}) ON TRUE"
             params = allocation_params | params  # disjoint names: the allocation's are its own
     sql = f"""
         SELECT {columns},
@@ -411,7 +415,7 @@ def _first_look(card_number: str, draw_id: int, device: DeviceToken | None, now:
                (SELECT d.is_active FROM {DeviceToken._meta.db_table} d WHERE d.id = %(device)s::bigint),
                {registers.proxy_of_sql("draw", "fm")},
                {exclusion_possible_sql("fm", "%(now)s")},
-               a.tickets, a.activated_at, a.receipt_number{", al.*" if counting else ""}
+               a.tickets, a.activated_at, a.receipt_number{", " + _ALLOCATION_SELECTED if counting else ""}
         FROM {tables}
         LEFT JOIN {Activation._meta.db_table} a
           ON a.draw_id = %(draw)s AND a.member_id = fm.id AND a.channel <> %(carried)s
@@ -431,7 +435,7 @@ def _first_look(card_number: str, draw_id: int, device: DeviceToken | None, now:
     member, rest = member_with_tier_from_row(row)
     allocation = None
     if copy is not None:
-        rest, allocation = rest[:-_ALLOCATION_COLUMNS], rest[-_ALLOCATION_COLUMNS:]
+        rest, allocation = rest[: -len(_ALLOCATION_NAMES)], rest[-len(_ALLOCATION_NAMES) :]
         allocation = allocation if allocation[0] is not None else None
     version, device_active, is_proxy, may_be_excluded, *existing = rest
     if device is not None and not device_active:

@@ -98,3 +98,26 @@ def test_a_rule_no_form_could_save_is_refused_in_words_with_a_copy_in_hand(ehost
     response = post(ehost, {"card_number": "5000000001", "draw_id": draw.pk})
     assert (response.status_code, response.json()["code"]) == (409, "rule_unreadable")
     assert not Activation.objects.filter(draw=draw).exists()
+    # The count the first look cannot build does not come before the refusals it used to follow.
+    response = post(ehost, {"card_number": "5999999999", "draw_id": draw.pk})
+    assert (response.status_code, response.json()["code"]) == (404, "unknown_card")
+
+
+@time_machine.travel(IN_WINDOW, tick=False)
+def test_a_copy_replaced_by_another_thread_meanwhile_is_not_counted_with(ehost, draw, member, monkeypatch):  # noqa: F811
+    """gthread workers share the copies: another thread may load the draw again between the first
+    look and this thread's cached_draw. The count was made with the object the look used, so it
+    is left and the allocation asked again, as with a stale copy."""
+    assert ehost.get("/api/v1/members/5000000001/draws").status_code == 200  # the copy is made
+    cached_draw = activation_cache.cached_draw
+
+    def after_another_thread_reloaded(draw_id, version):
+        activation_cache.forget_draw(draw_id)
+        return cached_draw(draw_id, version)
+
+    monkeypatch.setattr(activation_cache, "cached_draw", after_another_thread_reloaded)
+    with CaptureQueriesContext(connection) as queries:
+        response = post(ehost, {"card_number": "5000000001", "draw_id": draw.pk})
+    assert (response.status_code, response.json()["tickets"]) == (201, 4)
+    statements = _statements(queries)
+    assert any("members_pointsentry" in sql and "LATERAL" not in sql for sql in statements), "\n".join(statements)

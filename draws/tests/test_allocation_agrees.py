@@ -10,7 +10,9 @@ import random
 
 import pytest
 
-from draws.allocation import draw_allocations, earning_period, member_allocation
+from draws import activation_cache
+from draws.allocation import allocation_from_row, draw_allocations, earning_period, member_allocation
+from draws.services import _first_look
 from draws.tests.factories import make_draw
 from members.models import Property, Tier
 from members.tests.factories import MemberFactory, PointsEntryFactory
@@ -140,6 +142,17 @@ def test_the_draw_one_member_and_the_rule_agree(reference_data, rule_name):
         if standing.allocation:
             one_by_one[m.pk] = standing.allocation.as_dict()
     assert one_by_one == whole
+    # The activation's first statement, counting with a worker's copy of the draw, agrees too.
+    activation_cache.forget_all()
+    copy = activation_cache.cached_draw(draw.pk, _first_look(members[0].card_number, draw.pk, None, AT).draw_version)
+    in_first_look = {}
+    for m in members:
+        look = _first_look(m.card_number, draw.pk, None, AT)
+        assert look.counted_with is copy
+        if look.allocation:
+            in_first_look[m.pk] = allocation_from_row(look.allocation).as_dict()
+    activation_cache.forget_all()
+    assert in_first_look == whole
     # The population exercises the rule: some members left out, some capped, some with visits.
     assert 0 < len(whole) < len(members)
     assert any(a["tickets"] > 0 for a in whole.values())
