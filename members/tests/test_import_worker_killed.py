@@ -42,17 +42,20 @@ def expected_points() -> int:
     return sum(1 + n % 9 for n in range(ROWS))
 
 
-def waiting_on(holder: psycopg.Connection, job: ImportJob):
-    """The pid of the database session that waits for `holder`'s lock, once there is one."""
+def waiting_on(holders: list[psycopg.Connection], job: ImportJob):
+    """The pid of the database session that waits for a lock of one of `holders`, once there is one."""
+    pids = [holder.info.backend_pid for holder in holders]
 
     def probe():
         job.refresh_from_db()
         if job.is_finished:
             pytest.fail(f"Import #{job.pk} finished ({job.status}) before it could be paused: {job.message!r}")
         # pg_locks, not pg_stat_activity: that one is a snapshot taken once per transaction.
-        row = holder.execute(
-            "SELECT pid FROM pg_locks WHERE NOT granted AND pg_backend_pid() = ANY(pg_blocking_pids(pid))"
-        ).fetchone()
+        row = (
+            holders[0]
+            .execute("SELECT pid FROM pg_locks WHERE NOT granted AND pg_blocking_pids(pid) && %s::int[]", [pids])
+            .fetchone()
+        )
         return row and row[0]
 
     return probe
@@ -73,21 +76,30 @@ def test_an_import_whose_worker_was_killed_is_run_again_by_a_new_worker_and_impo
     manager = client_for(PROMOTIONS_MANAGER)
     upload = SimpleUploadedFile("points.csv", points_csv(cards), content_type="text/csv")
 
-    with psycopg.connect(celery_worker.database_url, autocommit=True) as holder:
+    url = celery_worker.database_url
+    holder, ledger = psycopg.connect(url, autocommit=True), psycopg.connect(url, autocommit=True)
+    # The import cannot end while the test holds the ledger, however fast the machine: its
+    # partitions and its insert wait for this lock, which nothing before them needs.
+    with holder, ledger, ledger.transaction():
+        ledger.execute("LOCK TABLE members_pointsentry IN SHARE ROW EXCLUSIVE MODE")
         response = manager.post(reverse("members:imports"), {"kind": "points", "file": upload})
         assert response.status_code == 302
         job = ImportJob.objects.get()
         celery_worker.wait_for(
-            lambda: ImportStagedPoints.objects.filter(job=job).exists(), f"import #{job.pk} to stage its first chunk"
+            lambda: ImportStagedPoints.objects.filter(job=job).exists(),
+            f"import #{job.pk} to stage its first chunk",
         )
-        # Pause the worker mid-file without touching the product: hold the job's row, so its next
-        # heartbeat (or, at worst, its final step) waits for us; then kill it while it waits.
+        # Pause the worker without touching the product: hold the job's row, so its next
+        # heartbeat waits for us (SKIP LOCKED: if the worker holds the row at its final step,
+        # it waits for the ledger already); then kill it while it waits.
         with holder.transaction():
-            holder.execute("SELECT 1 FROM members_importjob WHERE id = %s FOR UPDATE", [job.pk])
-            blocked = celery_worker.wait_for(waiting_on(holder, job), f"the worker to wait for import #{job.pk}")
+            holder.execute("SELECT 1 FROM members_importjob WHERE id = %s FOR UPDATE SKIP LOCKED", [job.pk])
+            blocked = celery_worker.wait_for(
+                waiting_on([holder, ledger], job), f"the worker to wait for import #{job.pk}"
+            )
             celery_worker.kill()
-            # SIGKILL closed the worker's socket, but its session, waiting on our lock, would only
-            # notice at its next read. A worker killed outside a test has no such session left.
+            # SIGKILL closed the worker's socket, but its session, waiting on our lock, would
+            # only notice at its next read. A worker killed outside a test has no such session.
             ended = holder.execute("SELECT pg_terminate_backend(%s, 10000)", [blocked]).fetchone()[0]
             assert ended, "the killed worker's database session did not end within 10 s"
 
