@@ -16,6 +16,14 @@ from promotions import draw_links
 from promotions.rules import DEFAULT_WINDOWS, RuleInvalid, RuleUnreadable, RuleValues, WindowSpec, windows_parse
 
 
+def eight_am() -> dt.time:
+    """08h00, the default opening of proxy nominations and of a month-to-date earning period.
+    A callable, not a fixed dt.time: Django's system check (fields.W161) takes a fixed time default
+    for a mistaken "now" when it runs within ten seconds of that time of day (UTC), and every
+    manage.py command then prints the warning."""
+    return dt.time(8, 0)
+
+
 class PromotionStatus(models.TextChoices):
     DRAFT = "draft", "Draft"
     PUBLISHED = "published", "Published"
@@ -145,7 +153,7 @@ class DrawSeries(models.Model):
     proxies_allowed = models.BooleanField(
         default=True, help_text="Whether winners may be represented by a nominated proxy (DayTime PlayTime: no)."
     )
-    proxies_open = models.TimeField(default=dt.time(8, 0))
+    proxies_open = models.TimeField(default=eight_am)
     proxies_close_minutes = models.PositiveSmallIntegerField(
         default=15, help_text="Proxy nominations close this many minutes before the draw (0: at the start)."
     )
@@ -218,7 +226,7 @@ class EarningRule(models.Model):
     series = models.OneToOneField(DrawSeries, on_delete=models.CASCADE, related_name="rule")
     period_kind = models.CharField(max_length=14, choices=PeriodKind.choices, default=PeriodKind.DAYS_BEFORE)
     period_days = models.PositiveSmallIntegerField(default=7)
-    period_start_time = models.TimeField(default=dt.time(8, 0), help_text="Month to date: earning starts at this time.")
+    period_start_time = models.TimeField(default=eight_am, help_text="Month to date: earning starts at this time.")
     fixed_start = models.DateTimeField(null=True, blank=True)
     fixed_end = models.DateTimeField(null=True, blank=True)
     points_per_ticket = models.PositiveIntegerField(null=True, blank=True, help_text="For every tier, unless set.")
