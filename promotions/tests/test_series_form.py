@@ -1,6 +1,8 @@
 """The series form: a whole-number input per tier and per weekday and tier, and rows of ticket
 windows, instead of JSON text areas (issue 6, items 2.2 and 2.8)."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -146,3 +148,13 @@ def test_a_fixed_period_in_year_one_is_a_form_error(manager, reference_data, pro
     assert response.status_code == 200
     assert "Enter a date between 1900 and 2100." in response.content.decode()
     assert not DrawSeries.objects.exists()
+
+
+def test_the_new_series_page_has_one_input_per_time_and_shows_eight(manager, promotion):
+    """The 08h00 defaults are a callable (promotions.models.eight_am): no hidden "initial-" copy."""
+    page = manager.get(reverse("promotions:series_new", args=[promotion.pk])).content.decode()
+    assert 'name="initial-' not in page
+    for name in ("proxies_open", "period_start_time"):
+        assert re.search(rf'name="[\w-]*{name}"[^>]*value="08:00', page) or re.search(
+            rf'value="08:00[^"]*"[^>]*name="[\w-]*{name}"', page
+        ), name
