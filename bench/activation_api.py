@@ -137,7 +137,7 @@ def prepare(needed: int, rng: random.Random):
     from django.utils import timezone
 
     from core.audit import Actor
-    from draws.allocation import allocation_sql
+    from draws.allocation import allocation_sql, whole_draw_cursor
     from draws.models import Draw, DrawStatus
     from draws.services import device_token_create, draw_cancel, draw_schedule
 
@@ -158,13 +158,14 @@ def prepare(needed: int, rng: random.Random):
     )
     device, token = device_token_create(actor=actor, prop=series.property, name=f"bench-ehost-{stamp}")
     sql, params = allocation_sql(draw, at=now)
-    with connection.cursor() as cursor:
+    with whole_draw_cursor() as cursor:  # as the project runs the statement over a whole draw
         cursor.execute(
             f"SELECT a.member_id FROM ({sql}) AS a(member_id, points, earned, free, bonus, tickets)"
             " WHERE a.tickets > 0",
             params,
         )
         holders = [row[0] for row in cursor.fetchall()]
+    with connection.cursor() as cursor:
         picked = rng.sample(holders, min(needed, len(holders)))
         cursor.execute("SELECT id, card_number FROM members_member WHERE id = ANY(%s)", [picked])
         card_of = dict(cursor.fetchall())

@@ -116,8 +116,9 @@ def bench_draw(rule_key: str):
 def what_if_sql(sql: str, params: dict, rule) -> tuple[str, dict, list[str]]:
     """NOT the project's code: the allocation statement with the changes this benchmark suggests
     for draws/allocation.py, each applied only where the project's statement still needs it (the
-    project took some of them while this benchmark was written). Run it with WHAT_IF_SETTINGS,
-    as SET LOCAL in a transaction. Returns the statement, its parameters and the steps applied.
+    project took some of them while this benchmark was written). Run it with the project's
+    settings and WHAT_IF_SETTINGS, as SET LOCAL in a transaction. Returns the statement, its
+    parameters and the steps applied.
 
     (1) The per-member COUNT(DISTINCT local day) ("visits") only when the rule pays a bonus per
         visit. COUNT(DISTINCT ...) cannot be hashed: PostgreSQL sorts all the period's points
@@ -213,12 +214,13 @@ def timed(variant: Variant, *, record: bool) -> None:
         variant.seconds.append(seconds)
 
 
-def explain(sql: str, params: dict, *, jit_off: bool = False) -> list[str]:
+def explain(sql: str, params: dict, *, settings: dict | None = None) -> list[str]:
+    """EXPLAIN (ANALYZE, BUFFERS) of the statement, summarised, under `settings` (SET LOCAL)."""
     from django.db import connection, transaction
 
     with transaction.atomic(), connection.cursor() as cursor:
-        if jit_off:
-            cursor.execute("SET LOCAL jit = off")
+        for name, value in (settings or {}).items():
+            cursor.execute("SELECT set_config(%s, %s, true)", [name, value])
         cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql, params)
         plan = [row[0] for row in cursor.fetchall()]
     lines = [plan[0]]
@@ -295,7 +297,7 @@ def main() -> None:
     project_settings = getattr(draws_allocation, "WHOLE_DRAW_SETTINGS", {})
     print(f"draws.allocation's settings for the whole-draw statement (SET LOCAL): {project_settings or 'none'}")
     improved, improved_params, what_if_steps = what_if_sql(sql, params, rule)
-    what_if_settings = WHAT_IF_SETTINGS
+    what_if_settings = {**project_settings, **WHAT_IF_SETTINGS}
     big = {"work_mem": args.work_mem}
 
     def draw_allocations_timed() -> tuple[float, int]:
@@ -479,10 +481,10 @@ def main() -> None:
     print("--- bare GROUP BY")
     print("\n".join(explain(BARE_SQL, bare_params)))
     print("--- draws.allocation.allocation_sql (the project's statement)")
-    print("\n".join(explain(sql, params, jit_off=project_settings.get("jit") == "off")))
+    print("\n".join(explain(sql, params, settings=project_settings)))
     if args.what_if:
-        print("--- what-if variant (NOT the project's code; jit off)")
-        print("\n".join(explain(improved, improved_params, jit_off=True)))
+        print(f"--- what-if variant (NOT the project's code; {what_if_settings})")
+        print("\n".join(explain(improved, improved_params, settings=what_if_settings)))
     one_sql, one_params = allocation_sql(draw, at=at, member_id=heavy_ids[0])
     print(f"--- allocation_sql for one member (member {heavy_ids[0]}, {rows_of.get(heavy_ids[0], 0):,} points rows)")
     print("\n".join(explain(one_sql, one_params)))

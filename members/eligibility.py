@@ -115,18 +115,31 @@ def eligible_params(*, at: dt.datetime, until: dt.datetime | None = None, prefix
     return {f"{prefix}_born_by": adult_born_by(timezone.localdate(until)), f"{prefix}_at": at, f"{prefix}_until": until}
 
 
-def eligible_sql(member_alias: str, *, at: dt.datetime, until: dt.datetime | None = None, prefix: str = "elig"):
+def eligible_sql(
+    member_alias: str, *, at: dt.datetime, until: dt.datetime | None = None, prefix: str = "elig", every_member=False
+):
     """The SQL twin of person_standing: a condition, true when the members_member row aliased
     `member_alias` may take part from `at` to `until`, and its named parameters (pyformat,
-    each name starting with `prefix`). Returns (sql, params)."""
+    each name starting with `prefix`). Returns (sql, params).
+
+    `every_member`: the same rule for a statement over every member in member id order (a whole
+    draw's allocation, with hash joins off), with the exclusion register read from its side: each
+    exclusion in force finds its member by document number, one index probe each (OFFSET 0 keeps
+    PostgreSQL from turning that into a walk of every member's number), and the members it bars
+    are merged away by id. Otherwise the register is probed once per member row."""
     if not _ALIAS.fullmatch(member_alias) or not _ALIAS.fullmatch(prefix):
         raise ValueError("eligible_sql takes a plain table alias and parameter prefix")
     params = eligible_params(at=at, until=until, prefix=prefix)
-    m = member_alias
-    e = f"e_{prefix}"
+    m, e, em = member_alias, f"e_{prefix}", f"em_{prefix}"
+    if every_member:
+        barred = f"""FROM members_exclusion {e}
+        CROSS JOIN LATERAL (SELECT {em}.id FROM members_member {em} WHERE {em}.id_number = {e}.id_number OFFSET 0) {em}
+        WHERE {em}.id = {m}.id"""  # noqa: S608 (checked identifiers)
+    else:
+        barred = f"FROM members_exclusion {e} WHERE {e}.id_number = {m}.id_number"
     sql = f"""({m}.date_of_birth <= %({prefix}_born_by)s AND NOT EXISTS (
-        SELECT 1 FROM members_exclusion {e} WHERE {e}.id_number = {m}.id_number
-          AND {e}.starts_at <= %({prefix}_until)s AND ({e}.ends_at IS NULL OR {e}.ends_at > %({prefix}_at)s)))"""  # noqa: S608 (checked identifiers; every value a parameter)
+        SELECT 1 {barred}
+          AND {e}.starts_at <= %({prefix}_until)s AND ({e}.ends_at IS NULL OR {e}.ends_at > %({prefix}_at)s)))"""
     return sql, params
 
 

@@ -192,3 +192,28 @@ def test_a_cached_draw_remembers_its_statement_but_not_the_moment(reference_data
         (queen.pk, morning): 7, (queen.pk, AT): 7, (queen.pk, wednesday): 3,
         (barred.pk, morning): None, (barred.pk, AT): 7, (barred.pk, wednesday): None,
     }  # fmt: skip
+
+
+@pytest.mark.parametrize("eligible", [("JACK", "KING"), ("ACE",), ()])
+def test_only_the_series_tiers_are_counted_over_the_whole_draw_and_one_by_one(reference_data, eligible):
+    """The whole draw looks each member's tier up in arrays indexed by tier id (hash joins are
+    off there), the one-member statement joins a list of the eligible tiers: tiers left out of
+    the series, ids on either side of an eligible one and a series with no eligible tier at all
+    give the same members, with each tier's own numbers."""
+    rule = {"points_per_ticket": 100, "free_tickets_by_tier": {"JACK": 1, "KING": 4, "ACE": 9}, "cap": 50}
+    rule["cap_by_tier"] = {"KING": 2}
+    draw = make_draw(make_series(tiers=eligible, **rule), DRAW_AT)
+    grc = Property.objects.get(code="GRC")
+    members = []
+    for code in TIERS:
+        member = MemberFactory(tier=Tier.objects.get(code=code), home_property=grc)
+        PointsEntryFactory(member=member, property=grc, points=350, earned_at=DRAW_AT - dt.timedelta(days=1))
+        members.append(member)
+
+    whole = {a.member_id: a for a in draw_allocations(draw, at=AT)}
+    one_by_one = {m.pk: s.allocation for m in members if (s := member_allocation(draw, m, at=AT)).allocation}
+    assert whole == one_by_one
+    by_code = {m.tier.code: whole[m.pk] for m in members if m.pk in whole}
+    assert sorted(by_code) == sorted(eligible)
+    tickets = {"JACK": 3 + 1, "KING": 2, "ACE": 3 + 9}  # KING's cap of 2 over 3 + 4
+    assert {code: a.tickets for code, a in by_code.items()} == {code: tickets[code] for code in eligible}
