@@ -133,19 +133,33 @@ def _local_date(column: str) -> str:
     return f"date({column}, '+2 hours')"  # SQLite (make run): Johannesburg has no daylight saving
 
 
+def _days_all_24_hours(midnight: dt.datetime, days: int) -> bool:
+    """Whether each of the `days` local days from `midnight` on lasts 24 hours (the time zone's
+    offset from UTC is the same at every midnight and at the end)."""
+    offset = midnight.utcoffset()
+    return all(timezone.localtime(midnight + dt.timedelta(days=n)).utcoffset() == offset for n in range(1, days + 1))
+
+
 def _visits(params: dict, start: dt.datetime, end: dt.datetime) -> tuple[str, str]:
     """(aggregate columns, visits expression): the number of distinct local days with points.
 
     COUNT(DISTINCT day) cannot be hashed: PostgreSQL would sort every points row of the period.
     Instead each day of the period is one bit of a BIGINT bitmap (64 days a word), OR-ed per
-    member in the same hash aggregate as the SUM (combinable, so parallel workers share it), and
-    the days are the bits set."""
+    member in the same aggregate as the SUM (combinable, so parallel workers share it), and the
+    days are the bits set."""
     if connection.vendor != "postgresql":
         return f"COUNT(DISTINCT {_local_date('p.earned_at')}) AS visits", "pts.visits"
     first = timezone.localtime(start).date()
     days = (timezone.localtime(end).date() - first).days + 1
-    params["first_day"] = first
-    day = f"({_local_date('p.earned_at')} - %(first_day)s)"
+    midnight = timezone.make_aware(dt.datetime.combine(first, dt.time()))
+    if _days_all_24_hours(midnight, days):
+        # Whole days since the first local midnight: a subtraction, about a fifth of the
+        # statement's time cheaper than converting every row's moment to a local date.
+        params["first_midnight"] = midnight
+        day = "CAST(date_part('day', p.earned_at - %(first_midnight)s) AS INTEGER)"
+    else:  # a change of the clocks in the period (not in Johannesburg): local dates
+        params["first_day"] = first
+        day = f"({_local_date('p.earned_at')} - %(first_day)s)"
     words = [
         f"BIT_OR(CASE WHEN {day} / 64 = {word} THEN CAST(1 AS BIGINT) << MOD({day}, 64) END) AS days{word}"
         for word in range((days + 63) // 64)

@@ -7,6 +7,7 @@ rule in EarningRule's words computes in Python (expected() below)."""
 
 import datetime as dt
 import random
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -217,3 +218,36 @@ def test_only_the_series_tiers_are_counted_over_the_whole_draw_and_one_by_one(re
     assert sorted(by_code) == sorted(eligible)
     tickets = {"JACK": 3 + 1, "KING": 2, "ACE": 3 + 9}  # KING's cap of 2 over 3 + 4
     assert {code: a.tickets for code, a in by_code.items()} == {code: tickets[code] for code in eligible}
+
+
+def test_visits_are_local_days_also_where_the_clocks_change(reference_data, settings):
+    """Johannesburg's days all last 24 hours, so the statement counts a visit's day by
+    subtracting the first local midnight; in a time zone whose clocks change within the earning
+    period it converts each moment to a local date instead. Two moments an hour apart either side
+    of London's midnight, after the clocks went back on 26 October, are two visits there."""
+    from draws.allocation import _days_all_24_hours
+
+    assert _days_all_24_hours(dt.datetime(2025, 10, 1, tzinfo=ZoneInfo("Africa/Johannesburg")), 100)
+    settings.TIME_ZONE = "Europe/London"
+    london = ZoneInfo("Europe/London")
+    draw_at = dt.datetime(2025, 11, 5, 20, 0, tzinfo=london)
+    draw = make_draw(
+        make_series(period_kind="days_before", period_days=20, points_per_ticket=10_000, bonus_per_visit=1), draw_at
+    )
+    start, _end = earning_period(draw)
+    assert not _days_all_24_hours(start.astimezone(london).replace(hour=0, minute=0), 21)
+    grc = Property.objects.get(code="GRC")
+    either_side = MemberFactory(home_property=grc)
+    moments = {
+        either_side: [dt.datetime(2025, 10, 27, 23, 30), dt.datetime(2025, 10, 28, 0, 30)],
+        MemberFactory(home_property=grc): [dt.datetime(2025, 10, 24, 23, 30), dt.datetime(2025, 10, 25, 0, 30)],
+        MemberFactory(home_property=grc): [dt.datetime(2025, 10, 28, 9, 0), dt.datetime(2025, 10, 28, 21, 0)],
+    }
+    for member, times in moments.items():
+        for moment in times:
+            PointsEntryFactory(member=member, property=grc, points=10, earned_at=moment.replace(tzinfo=london))
+
+    whole = {a.member_id: a.tickets for a in draw_allocations(draw, at=draw_at - dt.timedelta(hours=2))}
+    one_by_one = {m.pk: member_allocation(draw, m, at=draw_at - dt.timedelta(hours=2)).tickets for m in moments}
+    expected = {m.pk: len({t.date() for t in times}) for m, times in moments.items()}
+    assert whole == one_by_one == expected == {m.pk: n for m, n in zip(moments, (2, 2, 1), strict=True)}
