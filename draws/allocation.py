@@ -10,11 +10,13 @@ exclusion, Refusal of Entry, connected person) at the draw's time.
 """
 
 import datetime as dt
+import functools
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import NamedTuple
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -133,11 +135,15 @@ def _local_date(column: str) -> str:
     return f"date({column}, '+2 hours')"  # SQLite (make run): Johannesburg has no daylight saving
 
 
-def _days_all_24_hours(midnight: dt.datetime, days: int) -> bool:
-    """Whether each of the `days` local days from `midnight` on lasts 24 hours (the time zone's
-    offset from UTC is the same at every midnight and at the end)."""
-    offset = midnight.utcoffset()
-    return all(timezone.localtime(midnight + dt.timedelta(days=n)).utcoffset() == offset for n in range(1, days + 1))
+@functools.lru_cache(maxsize=256)
+def _days_all_24_hours(first: dt.date, days: int, zone: str) -> bool:
+    """Whether each of the `days` local days from `first` on lasts 24 hours in the time zone
+    `zone` (its offset from UTC is the same at every midnight, the last day's end included).
+    Cached: a year-long period is a year of checks, and the desk builds the statement on every
+    lookup."""
+    tz = ZoneInfo(zone)
+    midnights = (dt.datetime.combine(first + dt.timedelta(days=n), dt.time(), tzinfo=tz) for n in range(days + 1))
+    return len({midnight.utcoffset() for midnight in midnights}) == 1
 
 
 def _visits(params: dict, start: dt.datetime, end: dt.datetime) -> tuple[str, str]:
@@ -151,11 +157,10 @@ def _visits(params: dict, start: dt.datetime, end: dt.datetime) -> tuple[str, st
         return f"COUNT(DISTINCT {_local_date('p.earned_at')}) AS visits", "pts.visits"
     first = timezone.localtime(start).date()
     days = (timezone.localtime(end).date() - first).days + 1
-    midnight = timezone.make_aware(dt.datetime.combine(first, dt.time()))
-    if _days_all_24_hours(midnight, days):
+    if _days_all_24_hours(first, days, timezone.get_current_timezone_name()):
         # Whole days since the first local midnight: a subtraction, about a fifth of the
         # statement's time cheaper than converting every row's moment to a local date.
-        params["first_midnight"] = midnight
+        params["first_midnight"] = timezone.make_aware(dt.datetime.combine(first, dt.time()))
         day = "CAST(date_part('day', p.earned_at - %(first_midnight)s) AS INTEGER)"
     else:  # a change of the clocks in the period (not in Johannesburg): local dates
         params["first_day"] = first

@@ -227,7 +227,7 @@ def test_visits_are_local_days_also_where_the_clocks_change(reference_data, sett
     of London's midnight, after the clocks went back on 26 October, are two visits there."""
     from draws.allocation import _days_all_24_hours
 
-    assert _days_all_24_hours(dt.datetime(2025, 10, 1, tzinfo=ZoneInfo("Africa/Johannesburg")), 100)
+    assert _days_all_24_hours(dt.date(2025, 10, 1), 100, "Africa/Johannesburg")
     settings.TIME_ZONE = "Europe/London"
     london = ZoneInfo("Europe/London")
     draw_at = dt.datetime(2025, 11, 5, 20, 0, tzinfo=london)
@@ -235,7 +235,7 @@ def test_visits_are_local_days_also_where_the_clocks_change(reference_data, sett
         make_series(period_kind="days_before", period_days=20, points_per_ticket=10_000, bonus_per_visit=1), draw_at
     )
     start, _end = earning_period(draw)
-    assert not _days_all_24_hours(start.astimezone(london).replace(hour=0, minute=0), 21)
+    assert not _days_all_24_hours(start.astimezone(london).date(), 21, "Europe/London")
     grc = Property.objects.get(code="GRC")
     either_side = MemberFactory(home_property=grc)
     moments = {
