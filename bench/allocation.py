@@ -357,7 +357,8 @@ def main() -> None:
     if args.what_if:
         project = sorted(draw_allocations(draw, at=at), key=lambda a: a.member_id)
         with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute("SET LOCAL jit = off")
+            for name, value in what_if_settings.items():
+                cursor.execute("SELECT set_config(%s, %s, true)", [name, value])
             cursor.execute(improved, improved_params)
             what_if_rows = sorted(tuple(int(v) for v in row) for row in cursor.fetchall())
         same = [(a.member_id, a.points, a.earned, a.free, a.bonus, a.tickets) for a in project] == what_if_rows

@@ -292,24 +292,38 @@ def allocation_from_row(row) -> Allocation:
     return Allocation(member_id, points, earned, free, bonus, earned + free + bonus - tickets, tickets)
 
 
-# PostgreSQL settings for the statement over a whole draw (SET LOCAL; inside a caller's
-# transaction they last until that one ends). JIT off: the statement's estimated cost is far
-# above jit_above_cost, and compiling it took about a second (in each parallel worker), for a
-# plan bound by reading and hashing rows, not by evaluating expressions. Hash joins off: the
-# statement is written for merge joins in member id order (_allocation_sql), which PostgreSQL's
-# estimates do not find by themselves; with both sides hashed it took 1.6-1.8x the bare GROUP BY.
+# PostgreSQL settings for the statement over a whole draw (SET LOCAL, put back when it is done:
+# inside a caller's transaction they would otherwise last until that one ends, and a statement
+# prepared meanwhile would keep a plan made without hash joins). JIT off: the statement's
+# estimated cost is far above jit_above_cost, and compiling it took about a second (in each
+# parallel worker), for a plan bound by reading and hashing rows, not by evaluating expressions.
+# Hash joins off: the statement is written for merge joins in member id order (_allocation_sql),
+# which PostgreSQL's estimates do not find by themselves; with both sides hashed it took 1.6-1.8x
+# the bare GROUP BY.
 WHOLE_DRAW_SETTINGS = {"jit": "off", "enable_hashjoin": "off"}
+
+
+def _set_locally(cursor, settings: dict[str, str]) -> None:
+    names = list(settings)
+    calls = ", ".join("set_config(%s, %s, true)" for _ in names)
+    cursor.execute(f"SELECT {calls}", [v for name in names for v in (name, settings[name])])
 
 
 @contextmanager
 def whole_draw_cursor() -> Iterator:
     """A cursor in a transaction with WHOLE_DRAW_SETTINGS: every statement over a whole draw's
-    allocation_sql runs in one (the statement is written for them)."""
+    allocation_sql runs in one (the statement is written for them). The settings are put back
+    as they were when the block ends (after an error, the savepoint's rollback undoes them)."""
     with transaction.atomic(), connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            for name, value in WHOLE_DRAW_SETTINGS.items():
-                cursor.execute("SELECT set_config(%s, %s, true)", [name, value])
+        if connection.vendor != "postgresql":
+            yield cursor
+            return
+        names = list(WHOLE_DRAW_SETTINGS)
+        cursor.execute("SELECT " + ", ".join("current_setting(%s)" for _ in names), names)
+        before = dict(zip(names, cursor.fetchone(), strict=True))
+        _set_locally(cursor, WHOLE_DRAW_SETTINGS)
         yield cursor
+        _set_locally(cursor, before)
 
 
 def draw_allocations(draw: Draw, *, at: dt.datetime | None = None) -> list[Allocation]:

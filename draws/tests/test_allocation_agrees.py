@@ -251,3 +251,27 @@ def test_visits_are_local_days_also_where_the_clocks_change(reference_data, sett
     one_by_one = {m.pk: member_allocation(draw, m, at=draw_at - dt.timedelta(hours=2)).tickets for m in moments}
     expected = {m.pk: len({t.date() for t in times}) for m, times in moments.items()}
     assert whole == one_by_one == expected == {m.pk: n for m, n in zip(moments, (2, 2, 1), strict=True)}
+
+
+def test_the_whole_draw_settings_end_with_the_statement(reference_data):
+    """The whole draw's statement runs without hash joins and JIT (WHOLE_DRAW_SETTINGS); a
+    caller's own transaction (the demo's, say) gets its settings back afterwards, so statements
+    it prepares later are planned as usual."""
+    from django.db import connection, transaction
+
+    from draws.allocation import WHOLE_DRAW_SETTINGS, whole_draw_cursor
+
+    draw = make_draw(make_series(), DRAW_AT)
+
+    def current() -> dict:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT current_setting('enable_hashjoin'), current_setting('jit')")
+            return dict(zip(("enable_hashjoin", "jit"), cursor.fetchone(), strict=True))
+
+    with transaction.atomic():
+        before = current()
+        with whole_draw_cursor():
+            assert current() == WHOLE_DRAW_SETTINGS
+        draw_allocations(draw, at=AT)
+        assert current() == before
+    assert before["enable_hashjoin"] == "on"
