@@ -223,11 +223,11 @@ def _allocation_sql(
     numbers = _tier_numbers(rule, values, draw, tiers, at)
     if whole_table:
         in_tier, tier = _tier_arrays(numbers, params)
-        tier_values, tier_join, one_member_m = "", "", f"AND {in_tier}"
+        tier_values, tier_join, members_kept = "", "", f"AND {in_tier}"
     else:
         tier = {"ppt": "t.ppt", "free": "t.free", "cap": "t.cap"}
         tier_values, tier_join = f",\n{_tier_constants(numbers, params)}", "JOIN t ON t.tier_id = m.tier_id"
-        one_member_m = f"AND m.id = {member}" if member else ""
+        members_kept = f"AND m.id = {member}" if member else ""
     one_member = f"AND p.member_id = {member}" if member else ""
 
     # Days with points are counted only when the rule pays per visit; "active at the property"
@@ -281,7 +281,7 @@ def _allocation_sql(
             LEFT JOIN pts ON pts.member_id = m.id
             WHERE (m.home_property_id = %(property)s OR pts.member_id IS NOT NULL)
               AND {eligible}
-              {one_member_m}
+              {members_kept}
         ) AS scored
     """  # noqa: S608 (only placeholders and fixed SQL are formatted in)
     return sql, params
