@@ -176,6 +176,12 @@ class WhatIfAllocation(NamedTuple):
     tickets: int
 
 
+def set_local(cursor, settings: dict | None) -> None:
+    """SET LOCAL each of `settings` (name: value) in the cursor's transaction."""
+    for name, value in (settings or {}).items():
+        cursor.execute("SELECT set_config(%s, %s, true)", [name, value])
+
+
 def run(sql: str, params: dict, *, settings: dict | None = None, mode: str = "tuples") -> tuple[float, int]:
     """Run one statement with SET LOCAL settings; (seconds, rows). mode "tuples": fetch every row
     (psycopg tuples); "objects": also an Allocation per row, as draw_allocations does; "server":
@@ -188,8 +194,7 @@ def run(sql: str, params: dict, *, settings: dict | None = None, mode: str = "tu
     # The project renamed _row to allocation_from_row; accept either.
     from_row = getattr(allocation, "allocation_from_row", None) or allocation._row
     with transaction.atomic(), connection.cursor() as cursor:
-        for name, value in (settings or {}).items():
-            cursor.execute("SELECT set_config(%s, %s, true)", [name, value])
+        set_local(cursor, settings)
         if mode == "server":
             cursor.execute("EXPLAIN (ANALYZE, TIMING OFF) " + sql, params)
             plan = [row[0] for row in cursor.fetchall()]
@@ -219,8 +224,7 @@ def explain(sql: str, params: dict, *, settings: dict | None = None) -> list[str
     from django.db import connection, transaction
 
     with transaction.atomic(), connection.cursor() as cursor:
-        for name, value in (settings or {}).items():
-            cursor.execute("SELECT set_config(%s, %s, true)", [name, value])
+        set_local(cursor, settings)
         cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql, params)
         plan = [row[0] for row in cursor.fetchall()]
     lines = [plan[0]]
@@ -357,8 +361,7 @@ def main() -> None:
     if args.what_if:
         project = sorted(draw_allocations(draw, at=at), key=lambda a: a.member_id)
         with transaction.atomic(), connection.cursor() as cursor:
-            for name, value in what_if_settings.items():
-                cursor.execute("SELECT set_config(%s, %s, true)", [name, value])
+            set_local(cursor, what_if_settings)
             cursor.execute(improved, improved_params)
             what_if_rows = sorted(tuple(int(v) for v in row) for row in cursor.fetchall())
         same = [(a.member_id, a.points, a.earned, a.free, a.bonus, a.tickets) for a in project] == what_if_rows

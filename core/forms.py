@@ -122,11 +122,17 @@ class GuardedForm(SwipeGuard, forms.Form):
 
 class GuardedModelForm(SwipeGuard, forms.ModelForm):
     """A ModelForm whose text fields are guarded from the start (see GuardedForm): views that
-    validate it before submit() must not miss the guard."""
+    validate it before submit() must not miss the guard.
+
+    Django renders a hidden "initial-" copy of each field whose model default is a callable
+    (promotions.models.eight_am, for its system check), for has_changed() to compare with. These
+    forms never ask it, so each field keeps its one input."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         guard_text_fields(self)
+        for field in self.fields.values():
+            field.show_hidden_initial = False
 
 
 USERNAME_SWIPED = "That was a card swipe: type your username."

@@ -3,7 +3,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 
 from core.forms import BoundedDateField, BoundedDateTimeField, GuardedModelForm
 from members.models import Tier
-from promotions.models import DrawSeries, EarningRule, Promotion, eight_am
+from promotions.models import DrawSeries, EarningRule, Promotion
 from promotions.rules import (
     CAP_MIN,
     CLOSE_BEFORE_MAX,
@@ -21,15 +21,6 @@ from promotions.rules import (
 from promotions.rules import WEEKDAYS as WEEKDAYS_PLURAL
 
 DATE = forms.DateInput(attrs={"type": "date"})
-
-
-def _no_hidden_initial(form: forms.BaseForm) -> None:
-    """The 08h00 defaults are a callable (promotions.models.eight_am, for Django's system check),
-    and Django then renders a hidden "initial-" copy of such a field for has_changed(): these
-    forms never ask it, so the page keeps the one input it had."""
-    for field in form.fields.values():
-        if field.initial is eight_am:
-            field.show_hidden_initial = False
 
 
 class PromotionForm(GuardedModelForm):
@@ -131,7 +122,6 @@ class SeriesForm(GuardedModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        _no_hidden_initial(self)
         day_choices = [("", "—"), (0, "The draw day")] + [
             (-n, f"{n} day{'s' if n > 1 else ''} before") for n in range(1, -DAY_OFFSET_MIN + 1)
         ]
@@ -270,7 +260,6 @@ class EarningRuleForm(GuardedModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        _no_hidden_initial(self)
         self.tiers = list(Tier.objects.order_by("rank"))
         for name, (_, low, high) in SCALAR_FIELDS.items():
             if name in self.fields:  # the same bounds as the service, shown by the browser too
