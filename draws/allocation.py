@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
-from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -130,20 +129,16 @@ def _tier_arrays(numbers: list[tuple], params: dict) -> tuple[str, dict[str, str
 
 
 def _local_date(column: str) -> str:
-    if connection.vendor == "postgresql":
-        return f"(({column}) AT TIME ZONE %(tz)s)::date"
     return f"date({column}, '+2 hours')"  # SQLite (make run): Johannesburg has no daylight saving
 
 
 @functools.lru_cache(maxsize=256)
-def _days_all_24_hours(first: dt.date, days: int, zone: str) -> bool:
-    """Whether each of the `days` local days from `first` on lasts 24 hours in the time zone
-    `zone` (its offset from UTC is the same at every midnight, the last day's end included).
-    Cached: a year-long period is a year of checks, and the desk builds the statement on every
-    lookup."""
+def _local_midnights(first: dt.date, days: int, zone: str) -> tuple[dt.datetime, ...]:
+    """The moments the local days from `first` begin, `days` + 1 of them (the last one ends the
+    period's last day), in the time zone `zone`: a day the clocks change is still one day. Cached:
+    the desk builds the statement on every lookup."""
     tz = ZoneInfo(zone)
-    midnights = (dt.datetime.combine(first + dt.timedelta(days=n), dt.time(), tzinfo=tz) for n in range(days + 1))
-    return len({midnight.utcoffset() for midnight in midnights}) == 1
+    return tuple(dt.datetime.combine(first + dt.timedelta(days=n), dt.time(), tzinfo=tz) for n in range(days + 1))
 
 
 def _visits(params: dict, start: dt.datetime, end: dt.datetime) -> tuple[str, str]:
@@ -152,23 +147,29 @@ def _visits(params: dict, start: dt.datetime, end: dt.datetime) -> tuple[str, st
     COUNT(DISTINCT day) cannot be hashed: PostgreSQL would sort every points row of the period.
     Instead each day of the period is one bit of a BIGINT bitmap (64 days a word), OR-ed per
     member in the same aggregate as the SUM (combinable, so parallel workers share it), and the
-    days are the bits set."""
+    days are the bits set. A row's bit is found by width_bucket among its word's local midnights
+    (a binary search over moments): no time zone conversion per row, which cost a quarter of the
+    statement's time, and correct where the clocks change."""
     if connection.vendor != "postgresql":
         return f"COUNT(DISTINCT {_local_date('p.earned_at')}) AS visits", "pts.visits"
     first = timezone.localtime(start).date()
     days = (timezone.localtime(end).date() - first).days + 1
-    if _days_all_24_hours(first, days, timezone.get_current_timezone_name()):
-        # Whole days since the first local midnight: a subtraction, about a fifth of the
-        # statement's time cheaper than converting every row's moment to a local date.
-        params["first_midnight"] = timezone.make_aware(dt.datetime.combine(first, dt.time()))
-        day = "CAST(date_part('day', p.earned_at - %(first_midnight)s) AS INTEGER)"
-    else:  # a change of the clocks in the period (not in Johannesburg): local dates
-        params["first_day"] = first
-        day = f"({_local_date('p.earned_at')} - %(first_day)s)"
-    words = [
-        f"BIT_OR(CASE WHEN {day} / 64 = {word} THEN CAST(1 AS BIGINT) << MOD({day}, 64) END) AS days{word}"
-        for word in range((days + 63) // 64)
-    ]
+    midnights = _local_midnights(first, days, timezone.get_current_timezone_name())
+    last = (days - 1) // 64
+    words = []
+    for word in range(last + 1):
+        # Word w holds days 64w to 64w + 63: the bit is the number of the word's later midnights
+        # (at most 63) that the row's moment has passed.
+        params[f"midnights{word}"] = list(midnights[64 * word + 1 : 64 * word + 64])
+        bit = f"CAST(1 AS BIGINT) << width_bucket(p.earned_at, %(midnights{word})s)"
+        in_word = []
+        if word > 0:
+            params[f"word{word}"] = midnights[64 * word]
+            in_word.append(f"p.earned_at >= %(word{word})s")
+        if word < last:
+            in_word.append(f"p.earned_at < %(word{word + 1})s")
+        bits = f"CASE WHEN {' AND '.join(in_word)} THEN {bit} END" if in_word else bit
+        words.append(f"BIT_OR({bits}) AS days{word}")
     counted = " + ".join(f"COALESCE(BIT_COUNT(CAST(pts.days{word} AS BIT(64))), 0)" for word in range(len(words)))
     return ", ".join(words), f"({counted})"
 
@@ -203,7 +204,6 @@ def _allocation_sql(
     values = rule.values()  # whole numbers within bounds, or RuleUnreadable naming the series
     day = timezone.localtime(draw.scheduled_at).date()
     params: dict = {
-        "tz": settings.TIME_ZONE,
         "property": draw.property_id,
         "fifty_born_by": _years_before(day, 50),
         "draw_day": day,

@@ -221,21 +221,16 @@ def test_only_the_series_tiers_are_counted_over_the_whole_draw_and_one_by_one(re
 
 
 def test_visits_are_local_days_also_where_the_clocks_change(reference_data, settings):
-    """Johannesburg's days all last 24 hours, so the statement counts a visit's day by
-    subtracting the first local midnight; in a time zone whose clocks change within the earning
-    period it converts each moment to a local date instead. Two moments an hour apart either side
-    of London's midnight, after the clocks went back on 26 October, are two visits there."""
-    from draws.allocation import _days_all_24_hours
-
-    assert _days_all_24_hours(dt.date(2025, 10, 1), 100, "Africa/Johannesburg")
+    """A visit's day is a local day, found among the local midnights of the earning period: in
+    London, where the clocks went back on 26 October, the midnights after it are an hour later in
+    UTC than those before. Two moments an hour apart either side of London's midnight, on each
+    side of the change, are two visits; two on one day are one."""
     settings.TIME_ZONE = "Europe/London"
     london = ZoneInfo("Europe/London")
     draw_at = dt.datetime(2025, 11, 5, 20, 0, tzinfo=london)
     draw = make_draw(
         make_series(period_kind="days_before", period_days=20, points_per_ticket=10_000, bonus_per_visit=1), draw_at
     )
-    start, _end = earning_period(draw)
-    assert not _days_all_24_hours(start.astimezone(london).date(), 21, "Europe/London")
     grc = Property.objects.get(code="GRC")
     either_side = MemberFactory(home_property=grc)
     moments = {
@@ -275,3 +270,35 @@ def test_the_whole_draw_settings_end_with_the_statement(reference_data):
         draw_allocations(draw, at=AT)
         assert current() == before
     assert before["enable_hashjoin"] == "on"
+
+
+def test_visits_are_counted_at_the_edges_of_days_and_of_the_bitmaps_words(reference_data):
+    """Over 100 days, moments a second either side of a local midnight are two visits: at the
+    period's first midnight, at the one where the bitmap's second 64-day word begins, and on the
+    draw's own day; two moments within one day are one visit; points just outside the period are
+    none."""
+    draw = make_draw(
+        make_series(period_kind="days_before", period_days=100, points_per_ticket=10_000, bonus_per_visit=1), DRAW_AT
+    )
+    start, end = earning_period(draw)
+    midnight = dt.datetime.combine(start.astimezone(SAST).date(), dt.time(), tzinfo=SAST)
+    day = dt.timedelta(days=1)
+    second = dt.timedelta(seconds=1)
+    grc = Property.objects.get(code="GRC")
+    moments = {
+        "first midnight": ([midnight + day - second, midnight + day], 2),
+        "second word": ([midnight + 64 * day - second, midnight + 64 * day], 2),
+        "within a day": ([midnight + 64 * day, midnight + 65 * day - second], 1),
+        "draw day": ([end.astimezone(SAST).replace(hour=0, minute=0) - second, end - second], 2),
+        "outside": ([start - second, start, end], 1),
+    }
+    members = {}
+    for name, (times, _visits) in moments.items():
+        members[name] = MemberFactory(home_property=grc, app_registered_on=None, date_of_birth=dt.date(1990, 1, 1))
+        for moment in times:
+            PointsEntryFactory(member=members[name], property=grc, points=10, earned_at=moment)
+
+    whole = {a.member_id: a.tickets for a in draw_allocations(draw, at=AT)}
+    one_by_one = {m.pk: member_allocation(draw, m, at=AT).tickets for m in members.values()}
+    expected = {members[name].pk: visits for name, (_times, visits) in moments.items()}
+    assert whole == one_by_one == expected
