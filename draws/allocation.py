@@ -383,25 +383,27 @@ def member_allocation(
     for this member at `at` (None: no row), when the caller ran it inside its own statement with
     this copy of the draw (draws.services._first_look), so it is not sent again."""
     at = at or timezone.now()
-    refusals = person_refusals_for_draw(draw, member, at=at, may_be_excluded=may_be_excluded)
     tiers = list(draw.series.eligible_tiers.all())  # read once, for the refusal and the statement
     eligible_tiers = {t.pk: t.name for t in tiers}
+    if member.tier_id in eligible_tiers:
+        row = counted
+        if counted is NOT_COUNTED:
+            sql, params = allocation_sql(draw, at=at, member_id=member.pk, tiers=tiers)
+            with prepared_cursor() as cursor:  # the same statement for every member of the draw
+                cursor.execute(sql, params)
+                row = cursor.fetchone()
+        # The statement counts only members person_refusals lets take part (the same rule in SQL,
+        # draws/tests/test_eligibility_agrees.py): the register is read again only to say why not.
+        if row is not None:
+            return MemberDrawStanding(allocation_from_row(row), [])
+    refusals = person_refusals_for_draw(draw, member, at=at, may_be_excluded=may_be_excluded)
     if member.tier_id not in eligible_tiers:
         refusals.append(f"This draw is for {', '.join(eligible_tiers.values())} members; this member is {member.tier}.")
     if refusals:
         return MemberDrawStanding(None, refusals)
-    if counted is NOT_COUNTED:
-        sql, params = allocation_sql(draw, at=at, member_id=member.pk, tiers=tiers)
-        with prepared_cursor() as cursor:  # the same statement for every member of the draw
-            cursor.execute(sql, params)
-            row = cursor.fetchone()
-    else:
-        row = counted
-    if row is None:
-        return MemberDrawStanding(
-            None, [f"Not a {draw.property.name} member and no points earned there in the earning period."]
-        )
-    return MemberDrawStanding(allocation_from_row(row), [])
+    return MemberDrawStanding(
+        None, [f"Not a {draw.property.name} member and no points earned there in the earning period."]
+    )
 
 
 @dataclass(frozen=True)

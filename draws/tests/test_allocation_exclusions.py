@@ -8,7 +8,7 @@ import pytest
 from core.audit import Actor
 from core.errors import DomainError
 from draws.allocation import draw_allocations, member_allocation
-from draws.models import Activation, Channel
+from draws.models import Activation, Channel, Draw
 from draws.services import activation_create
 from draws.tests.factories import make_draw
 from members.tests.factories import ExclusionFactory, MemberFactory, PointsEntryFactory
@@ -54,6 +54,15 @@ def excluded(member):
 def test_the_member_has_tickets_without_the_exclusion(draw, member):
     assert member_allocation(draw, member, at=IN_THE_WINDOW).tickets == 5
     assert [a.member_id for a in draw_allocations(draw, at=IN_THE_WINDOW)] == [member.pk]
+
+
+def test_a_member_the_statement_counts_costs_no_read_of_the_register(draw, member, django_assert_num_queries):
+    """The allocation statement applies the register itself: the member's standing reads the
+    series' tiers and runs the statement, and reads the register again only to word a refusal."""
+    draw = Draw.objects.with_related().get(pk=draw.pk)
+    with django_assert_num_queries(2) as queries:
+        assert member_allocation(draw, member, at=IN_THE_WINDOW).tickets == 5
+    assert not any("members_exclusion" in q["sql"] and "pts" not in q["sql"] for q in queries.captured_queries)
 
 
 def test_the_allocation_statement_leaves_out_a_member_excluded_under_another_type(draw, member, excluded):
