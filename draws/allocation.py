@@ -26,6 +26,7 @@ from draws.models import Draw
 from members.eligibility import eligible_params, eligible_sql, person_refusals
 from members.models import Member
 from promotions.models import EarningRule, PeriodKind
+from promotions.rules import RuleUnreadable
 
 
 class Allocation(NamedTuple):
@@ -153,7 +154,8 @@ def _visits(params: dict, start: dt.datetime, end: dt.datetime) -> tuple[str, st
     if connection.vendor != "postgresql":
         return f"COUNT(DISTINCT {_local_date('p.earned_at')}) AS visits", "pts.visits"
     first = timezone.localtime(start).date()
-    days = (timezone.localtime(end).date() - first).days + 1
+    # At least one day: a fixed earning period may start after a draw (it then counts no row).
+    days = max(1, (timezone.localtime(end).date() - first).days + 1)
     midnights = _local_midnights(first, days, timezone.get_current_timezone_name())
     last = (days - 1) // 64
     words = []
@@ -385,13 +387,18 @@ def member_allocation(
     at = at or timezone.now()
     tiers = list(draw.series.eligible_tiers.all())  # read once, for the refusal and the statement
     eligible_tiers = {t.pk: t.name for t in tiers}
+    unreadable = None
     if member.tier_id in eligible_tiers:
         row = counted
         if counted is NOT_COUNTED:
-            sql, params = allocation_sql(draw, at=at, member_id=member.pk, tiers=tiers)
-            with prepared_cursor() as cursor:  # the same statement for every member of the draw
-                cursor.execute(sql, params)
-                row = cursor.fetchone()
+            try:
+                sql, params = allocation_sql(draw, at=at, member_id=member.pk, tiers=tiers)
+            except RuleUnreadable as error:  # raised below, unless the member is refused anyway
+                unreadable, row = error, None
+            else:
+                with prepared_cursor() as cursor:  # the same statement for every member of the draw
+                    cursor.execute(sql, params)
+                    row = cursor.fetchone()
         # The statement counts only members person_refusals lets take part (the same rule in SQL,
         # draws/tests/test_eligibility_agrees.py): the register is read again only to say why not.
         if row is not None:
@@ -401,6 +408,8 @@ def member_allocation(
         refusals.append(f"This draw is for {', '.join(eligible_tiers.values())} members; this member is {member.tier}.")
     if refusals:
         return MemberDrawStanding(None, refusals)
+    if unreadable is not None:
+        raise unreadable
     return MemberDrawStanding(
         None, [f"Not a {draw.property.name} member and no points earned there in the earning period."]
     )

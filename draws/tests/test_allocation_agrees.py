@@ -302,3 +302,26 @@ def test_visits_are_counted_at_the_edges_of_days_and_of_the_bitmaps_words(refere
     one_by_one = {m.pk: member_allocation(draw, m, at=AT).tickets for m in members.values()}
     expected = {members[name].pk: visits for name, (_times, visits) in moments.items()}
     assert whole == one_by_one == expected
+
+
+def test_a_fixed_period_starting_after_the_draw_counts_no_visit(reference_data):
+    """A series' fixed earning period may start after one of its draws: that draw counts no
+    points and no visit, and the statement still runs."""
+    draw = make_draw(
+        make_series(
+            period_kind="fixed",
+            fixed_start=DRAW_AT + dt.timedelta(days=5),
+            points_per_ticket=100,
+            bonus_per_visit=1,
+            bonus_app_registered=2,
+        ),
+        DRAW_AT,
+    )
+    grc = Property.objects.get(code="GRC")
+    member = MemberFactory(home_property=grc, app_registered_on=dt.date(2025, 1, 1), date_of_birth=dt.date(1990, 1, 1))
+    PointsEntryFactory(member=member, property=grc, points=500, earned_at=DRAW_AT - dt.timedelta(days=1))
+
+    whole = {a.member_id: a for a in draw_allocations(draw, at=AT)}
+    alone = member_allocation(draw, member, at=AT).allocation
+    assert whole == {member.pk: alone}
+    assert (alone.points, alone.earned, alone.bonus, alone.tickets) == (0, 0, 2, 2)

@@ -15,7 +15,7 @@ from draws.rule_words import rule_in_words
 from draws.services import device_token_create, draw_schedule
 from draws.tests.factories import make_draw
 from members.models import Tier
-from members.tests.factories import MemberFactory, PointsEntryFactory
+from members.tests.factories import ExclusionFactory, MemberFactory, PointsEntryFactory
 from promotions.models import DrawSeries, EarningRule
 from promotions.rules import RuleUnreadable
 from promotions.tests.factories import make_series
@@ -72,6 +72,19 @@ def test_every_reader_of_a_bad_stored_rule_raises_the_clean_error(reference_data
         assert caught.value.message.startswith("The earning rule of Test promotion: Test cash draw cannot be read: ")
         assert caught.value.message.endswith("Ask the promotions manager to fix it.")
         assert "'" not in caught.value.message
+
+
+def test_a_member_refused_anyway_is_told_why_and_not_about_the_rule(reference_data, member):
+    """An excluded member hears the exclusion, as with a readable rule: the rule's fault is the
+    promotions manager's to fix, and fixing it would not let this member take part."""
+    draw = make_draw(make_series(), DRAW_AT)
+    spoil(draw, free_tickets_by_tier=[5])
+    starts_at = DRAW_AT - dt.timedelta(days=30)
+    ExclusionFactory(id_number=member.id_number, reason="National self-exclusion register.", starts_at=starts_at)
+    standing = member_allocation(draw, member, at=IN_WINDOW)
+    assert standing.allocation is None
+    assert len(standing.refusals) == 1
+    assert "National self-exclusion register." in standing.refusals[0]
 
 
 def test_one_bad_rule_leaves_the_other_draws_of_the_property_counted(reference_data, member):
