@@ -149,8 +149,9 @@ def _visits(params: dict, start: dt.datetime, end: dt.datetime) -> tuple[str, st
     Instead each day of the period is one bit of a BIGINT bitmap (64 days a word), OR-ed per
     member in the same aggregate as the SUM (combinable, so parallel workers share it), and the
     days are the bits set. A row's bit is found by width_bucket among its word's local midnights
-    (a binary search over moments): no time zone conversion per row, which cost a quarter of the
-    statement's time, and correct where the clocks change."""
+    (a binary search over moments), once a row: cheaper than interval arithmetic repeated for each
+    word (1.46x -> 1.24x the bare GROUP BY, bench/allocation.py --rule visits), and correct where
+    the clocks change."""
     if connection.vendor != "postgresql":
         return f"COUNT(DISTINCT {_local_date('p.earned_at')}) AS visits", "pts.visits"
     first = timezone.localtime(start).date()
