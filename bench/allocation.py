@@ -176,12 +176,6 @@ class WhatIfAllocation(NamedTuple):
     tickets: int
 
 
-def set_local(cursor, settings: dict | None) -> None:
-    """SET LOCAL each of `settings` (name: value) in the cursor's transaction."""
-    for name, value in (settings or {}).items():
-        cursor.execute("SELECT set_config(%s, %s, true)", [name, value])
-
-
 def run(sql: str, params: dict, *, settings: dict | None = None, mode: str = "tuples") -> tuple[float, int]:
     """Run one statement with SET LOCAL settings; (seconds, rows). mode "tuples": fetch every row
     (psycopg tuples); "objects": also an Allocation per row, as draw_allocations does; "server":
@@ -194,7 +188,7 @@ def run(sql: str, params: dict, *, settings: dict | None = None, mode: str = "tu
     # The project renamed _row to allocation_from_row; accept either.
     from_row = getattr(allocation, "allocation_from_row", None) or allocation._row
     with transaction.atomic(), connection.cursor() as cursor:
-        set_local(cursor, settings)
+        allocation.set_locally(cursor, settings)
         if mode == "server":
             cursor.execute("EXPLAIN (ANALYZE, TIMING OFF) " + sql, params)
             plan = [row[0] for row in cursor.fetchall()]
@@ -223,8 +217,10 @@ def explain(sql: str, params: dict, *, settings: dict | None = None) -> list[str
     """EXPLAIN (ANALYZE, BUFFERS) of the statement, summarised, under `settings` (SET LOCAL)."""
     from django.db import connection, transaction
 
+    from draws.allocation import set_locally
+
     with transaction.atomic(), connection.cursor() as cursor:
-        set_local(cursor, settings)
+        set_locally(cursor, settings)
         cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql, params)
         plan = [row[0] for row in cursor.fetchall()]
     lines = [plan[0]]
@@ -361,7 +357,7 @@ def main() -> None:
     if args.what_if:
         project = sorted(draw_allocations(draw, at=at), key=lambda a: a.member_id)
         with transaction.atomic(), connection.cursor() as cursor:
-            set_local(cursor, what_if_settings)
+            draws_allocation.set_locally(cursor, what_if_settings)
             cursor.execute(improved, improved_params)
             what_if_rows = sorted(tuple(int(v) for v in row) for row in cursor.fetchall())
         same = [(a.member_id, a.points, a.earned, a.free, a.bonus, a.tickets) for a in project] == what_if_rows

@@ -129,10 +129,6 @@ def _tier_arrays(numbers: list[tuple], params: dict) -> tuple[str, dict[str, str
     return f"{numbers_sql['ppt']} IS NOT NULL", numbers_sql
 
 
-def _local_date(column: str) -> str:
-    return f"date({column}, '+2 hours')"  # SQLite (make run): Johannesburg has no daylight saving
-
-
 @functools.lru_cache(maxsize=256)
 def _local_midnights(first: dt.date, days: int, zone: str) -> tuple[dt.datetime, ...]:
     """The moments the local days from `first` begin, `days` + 1 of them (the last one ends the
@@ -153,7 +149,8 @@ def _visits(params: dict, start: dt.datetime, end: dt.datetime) -> tuple[str, st
     word (1.46x -> 1.24x the bare GROUP BY, bench/allocation.py --rule visits), and correct where
     the clocks change."""
     if connection.vendor != "postgresql":
-        return f"COUNT(DISTINCT {_local_date('p.earned_at')}) AS visits", "pts.visits"
+        # SQLite (make run): Johannesburg's local date, as it has no daylight saving.
+        return "COUNT(DISTINCT date(p.earned_at, '+2 hours')) AS visits", "pts.visits"
     first = timezone.localtime(start).date()
     # At least one day: a fixed earning period may start after a draw (it then counts no row).
     days = max(1, (timezone.localtime(end).date() - first).days + 1)
@@ -306,7 +303,10 @@ def allocation_from_row(row) -> Allocation:
 WHOLE_DRAW_SETTINGS = {"jit": "off", "enable_hashjoin": "off"}
 
 
-def _set_locally(cursor, settings: dict[str, str]) -> None:
+def set_locally(cursor, settings: dict[str, str] | None) -> None:
+    """SET LOCAL each of `settings` (name: value) in the cursor's transaction, in one statement."""
+    if not settings:
+        return
     names = list(settings)
     calls = ", ".join("set_config(%s, %s, true)" for _ in names)
     cursor.execute(f"SELECT {calls}", [v for name in names for v in (name, settings[name])])
@@ -324,9 +324,9 @@ def whole_draw_cursor() -> Iterator:
         names = list(WHOLE_DRAW_SETTINGS)
         cursor.execute("SELECT " + ", ".join("current_setting(%s)" for _ in names), names)
         before = dict(zip(names, cursor.fetchone(), strict=True))
-        _set_locally(cursor, WHOLE_DRAW_SETTINGS)
+        set_locally(cursor, WHOLE_DRAW_SETTINGS)
         yield cursor
-        _set_locally(cursor, before)
+        set_locally(cursor, before)
 
 
 def draw_allocations(draw: Draw, *, at: dt.datetime | None = None) -> list[Allocation]:
