@@ -150,7 +150,7 @@ def _visits(params: dict, start: dt.datetime, end: dt.datetime) -> tuple[str, st
     the clocks change."""
     if connection.vendor != "postgresql":
         # SQLite (make run): Johannesburg's local date, as it has no daylight saving.
-        return "COUNT(DISTINCT date(p.earned_at, '+2 hours')) AS visits", "pts.visits"
+        return "COUNT(DISTINCT date(p.earned_at, '+2 hours')) AS visits", "COALESCE(pts.visits, 0)"
     first = timezone.localtime(start).date()
     # At least one day: a fixed earning period may start after a draw (it then counts no row).
     days = max(1, (timezone.localtime(end).date() - first).days + 1)

@@ -1,6 +1,6 @@
 import datetime as dt
 
-from django.db import models
+from django.db import connection, models
 
 from core.errors import DomainError
 from core.prepared import prepared_cursor
@@ -16,9 +16,7 @@ Standing = tuple[Draw, MemberDrawStanding, Activation | None]
 
 def _draws() -> DrawQuerySet:
     # Windows and desk tiers are read again for each draw by activation_refusal.
-    return Draw.objects.with_related().prefetch_related(
-        "series__eligible_tiers", "series__desk_assisted_tiers", "windows"
-    )
+    return activation_cache.draws_as_copied()
 
 
 def _with_standings(member: Member, draws: list[Draw], now: dt.datetime) -> list[Standing]:
@@ -47,6 +45,8 @@ def member_open_draws(member: Member, prop: Property, now: dt.datetime, *, devic
     the member, so the register is read again only then), each draw from this worker's copy
     (draws.activation_cache), then the member's allocation for each. With `device`, raises
     DeviceRevoked when its token is no longer active (asked in the same statement)."""
+    if connection.vendor != "postgresql":
+        return _member_open_draws_portably(member, prop, now, device=device)
     fields = ["id", "channel", "first_serial", "last_serial", "tickets", "receipt_number", "activated_at"]
     sql = f"""
         SELECT d.id, {activation_cache.draw_version_sql("d.id")}, {", ".join(f"a.{f}" for f in fields)},
@@ -77,6 +77,24 @@ def member_open_draws(member: Member, prop: Property, now: dt.datetime, *, devic
             activation = Activation.from_db("default", fields, activated)
             activation.draw, activation.member = draw, member
         standings.append((draw, _standing(draw, member, now, may_be_excluded=may_be_excluded), activation))
+    return standings
+
+
+def _member_open_draws_portably(member: Member, prop: Property, now: dt.datetime, *, device=None) -> list[Standing]:
+    """member_open_draws on `make run`'s SQLite, through the ORM (no worker copies there)."""
+    if device is not None and not DeviceToken.objects.filter(pk=device.pk, is_active=True).exists():
+        activation_cache.forget_device(device)
+        raise activation_cache.DeviceRevoked()
+    draws = list(_draws().accepting_tickets_at(now).filter(property=prop).distinct().order_by("scheduled_at", "pk"))
+    activations = {}
+    for activation in Activation.objects.filter(member=member, draw__in=draws).order_by("first_serial"):
+        activations[activation.draw_id] = activation  # the latest, as the statement above takes
+    standings = []
+    for draw in draws:
+        activation = activations.get(draw.pk)
+        if activation is not None:
+            activation.draw, activation.member = draw, member
+        standings.append((draw, _standing(draw, member, now), activation))
     return standings
 
 

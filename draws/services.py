@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Max, Q, Sum
+from django.db.models import Count, F, Max, Q, Sum
 from django.utils import timezone
 
 from core.audit import Actor, audit_log
@@ -321,6 +321,8 @@ def activation_create(
     then COMMIT, and the refusal names what changed.
     """
     now = now or timezone.now()
+    if transaction.get_connection().vendor != "postgresql":
+        return _activate_portably(actor, draw_id, card_number, channel, device, now)
     look = _first_look(card_number, draw_id, device, now)
     if look is None:
         raise DomainError(f"No member has card number {card_number}.", code="unknown_card")
@@ -364,6 +366,47 @@ def activation_create(
                 "The earning rule of this draw was changed a moment ago: please try again.", code="rule_changed"
             )
     return locked
+
+
+def _activate_portably(actor: Actor, draw_id: int, card_number: str, channel: str, device, now) -> Activation:
+    """activation_create on a database other than PostgreSQL (`make run`'s SQLite, which has
+    none of the statements above): the same checks through the ORM, then the serials taken under
+    the draw's row lock (SQLite: the database's write lock) after the checks another request could
+    have changed. No worker copies: the draw is read each time."""
+    member = Member.objects.select_related("tier").filter(card_number=card_number).first()
+    if member is None:
+        raise DomainError(f"No member has card number {card_number}.", code="unknown_card")
+    if channel not in ACTIVATION_CHANNELS:
+        raise DomainError(f"Unknown channel {channel!r}: use ehost, app or desk.", code="unknown_channel")
+    draw = activation_cache.load_draw(draw_id)
+    if draw is None:
+        raise DomainError(f"There is no draw {draw_id}.", code="unknown_draw")
+    check_staff_property(actor, draw.property, what="tickets", done="activated")
+    _check_can_activate(draw, member, channel, device, now)
+    standing = member_allocation(draw, member, at=now)
+    refusal = _standing_refusal(member, standing)
+    if refusal:
+        raise refusal
+    tickets = standing.tickets
+    with transaction.atomic():
+        # The serials first: SQLite's write lock, held to the COMMIT, before anything is re-read.
+        Draw.objects.filter(pk=draw_id).update(next_serial=F("next_serial") + tickets)
+        locked = activation_cache.load_draw(draw_id)
+        _check_open_and_not_activated(locked, member, now)
+        if _rule_fingerprint(locked) != _rule_fingerprint(draw):
+            raise DomainError(
+                "The earning rule of this draw was changed a moment ago: please try again.", code="rule_changed"
+            )
+        first = locked.next_serial - tickets
+        activation = Activation.objects.create(
+            draw=locked, member=member, channel=channel, first_serial=first, last_serial=first + tickets - 1,
+            tickets=tickets, breakdown=standing.allocation.as_dict(), receipt_number=f"{draw_id}-{first:08d}",
+            activated_at=now, device=device, user=actor.user,
+        )  # fmt: skip
+        data = {"draw": draw_id, "card_number": member.card_number, "channel": channel}
+        data |= {"serials": [first, first + tickets - 1], "device": device.name if device else None}
+        audit_log(actor=actor, action="tickets.activated", obj=activation, data=data)
+    return activation
 
 
 @dataclass(frozen=True)

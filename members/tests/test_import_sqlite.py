@@ -10,7 +10,6 @@ worker: the same service, in a process of its own. The desk's side is testing/sq
 import contextlib
 import datetime as dt
 import json
-import os
 import sqlite3
 import subprocess
 import sys
@@ -20,6 +19,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
+from testing.development import development_env, run
+
 pytestmark = pytest.mark.worker  # about 15 s of subprocesses: not worth repeating at other clock times
 
 ROWS = 40_000
@@ -27,27 +28,6 @@ ROWS = 40_000
 # that waits this long was as good as refused, on however slow or busy a machine. One long
 # transaction held the database for 35-49 s; chunks of a few hundred ms stay far below.
 WORST_WAIT_SECONDS = 20.0
-KEPT_ENVIRONMENT = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR")
-
-
-def development_env(var_dir: Path) -> dict[str, str]:
-    """`make run`'s environment with nothing configured: no DATABASE_URL, no broker, no Redis."""
-    kept = {name: os.environ[name] for name in KEPT_ENVIRONMENT if name in os.environ}
-    return {
-        **kept,
-        "APP_ENV": "development",
-        "VAR_DIR": str(var_dir),
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "PYTHONUNBUFFERED": "1",
-    }
-
-
-def run(command: list[str], env: dict[str, str], timeout: float) -> subprocess.CompletedProcess:
-    done = subprocess.run(
-        [sys.executable, *command], cwd=settings.BASE_DIR, env=env, capture_output=True, text=True, timeout=timeout
-    )
-    assert done.returncode == 0, f"{' '.join(command)} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}"
-    return done
 
 
 def utc_timestamp(stored: str) -> float:
