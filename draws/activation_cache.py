@@ -5,10 +5,12 @@ every request of a busy Saturday; a copy costs nothing.
 
 How stale a copy can be, and why that is safe:
 
-* A draw's copy is used only when its version, computed by the database in the request's
-  own first statement (`draw_version_sql`), equals the copy's: any change to the draw (but its
-  serial counter), its windows, series, rule, tiers, promotion status or property name makes a
-  new version, so the copy is never older than that statement. What can still change after it
+* A draw's copy is used only when its version, kept by the database (draws_draw.cache_version)
+  and read in the request's own first statement (`draw_version_sql`), equals the copy's: any
+  change to the draw (but its serial counter), its windows, series, rule, tiers, promotion or
+  property makes a new version, so the copy is never older than that statement. A copy takes
+  its version in its first statement and the rest after it, so it may hold a newer state than its
+  version says (it is then loaded again), never an older one. What can still change after it
   (the window closing, the rule or a proxy registered) is checked again under the draw's row lock
   by the database itself (draws.services.activation_create), never from the copy.
 * A device token is kept DEVICE_SECONDS after it was read. Revoking it in this process forgets
@@ -26,9 +28,8 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.db import connection
 from django.db.models.expressions import RawSQL
 
-from draws.models import DeviceToken, Draw, TicketWindow
-from members.models import Property, Tier
-from promotions.models import DrawSeries, EarningRule, Promotion
+from draws.models import DeviceToken, Draw
+from promotions.models import DrawSeries, EarningRule
 
 DEVICE_SECONDS = 5.0
 MAX_DRAWS = 512  # a group's draws open at once are far fewer; past this the copies start again
@@ -44,39 +45,20 @@ _devices: dict[str, tuple[float, DeviceToken]] = {}
 
 
 def _tables() -> dict[str, str]:
-    series = DrawSeries._meta
     return {
-        "draw": Draw._meta.db_table,
-        "window": TicketWindow._meta.db_table,
-        "series": series.db_table,
-        "promotion": Promotion._meta.db_table,
         "rule": EarningRule._meta.db_table,
-        "eligible": series.get_field("eligible_tiers").remote_field.through._meta.db_table,
-        "desk": series.get_field("desk_assisted_tiers").remote_field.through._meta.db_table,
-        "tier": Tier._meta.db_table,
-        "property": Property._meta.db_table,
+        "eligible": DrawSeries._meta.get_field("eligible_tiers").remote_field.through._meta.db_table,
     }
 
 
 @functools.cache  # built on every request otherwise; the tables never change while running
 def draw_version_sql(draw_id: str) -> str:
     """A SQL expression: the version of the draw whose id is `draw_id` (a column or a
-    placeholder), NULL when there is none. The serial counter is left out: it moves with every
-    activation and no copy reads it."""
-    t = _tables()
-    return f"""(SELECT md5(concat_ws('|', (to_jsonb(dv) - 'next_serial')::text,
-        (SELECT string_agg(w.id || ':' || w.opens_at || '/' || w.closes_at, ',' ORDER BY w.id)
-           FROM {t["window"]} w WHERE w.draw_id = dv.id),
-        (SELECT to_jsonb(s)::text FROM {t["series"]} s WHERE s.id = dv.series_id),
-        (SELECT p.status || '|' || p.name FROM {t["series"]} s JOIN {t["promotion"]} p ON p.id = s.promotion_id
-          WHERE s.id = dv.series_id),
-        (SELECT to_jsonb(r)::text FROM {t["rule"]} r WHERE r.series_id = dv.series_id),
-        (SELECT string_agg(e.tier_id || ':' || tr.name, ',' ORDER BY e.tier_id)
-           FROM {t["eligible"]} e JOIN {t["tier"]} tr ON tr.id = e.tier_id WHERE e.drawseries_id = dv.series_id),
-        (SELECT string_agg(k.tier_id || ':' || tr.name, ',' ORDER BY k.tier_id)
-           FROM {t["desk"]} k JOIN {t["tier"]} tr ON tr.id = k.tier_id WHERE k.drawseries_id = dv.series_id),
-        (SELECT pr.name FROM {t["property"]} pr WHERE pr.id = dv.property_id)))
-      FROM {t["draw"]} dv WHERE dv.id = {draw_id})"""  # noqa: S608 (table names from the models, no values)
+    placeholder), NULL when there is none. The database keeps it (draws_draw.cache_version, by
+    the triggers of draws/migrations/0022_draw_cache_version.py): a new one whenever the draw
+    (but its serial counter, which moves with every activation and no copy reads) or anything
+    its copy holds changes."""
+    return f"(SELECT dv.cache_version FROM {Draw._meta.db_table} dv WHERE dv.id = {draw_id})"  # noqa: S608
 
 
 @functools.cache

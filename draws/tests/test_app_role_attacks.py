@@ -229,8 +229,9 @@ def test_every_guard_function_names_its_search_path_with_pg_temp_last(db):
         )
         functions = dict(cursor.fetchall())
     # draws: 0014 added the RAPS entries' statement guard; prizes: lines, jackpots; records: the
-    # three-year retention (its row guard and the RAPS entries' statement guard).
-    assert len(functions) == 12
+    # three-year retention (its row guard and the RAPS entries' statement guard); 0022 the draw's
+    # version for the workers' copies (its own row's and the rows a copy holds).
+    assert len(functions) == 14
     for name, config in functions.items():
         assert config is not None and config[-1].startswith("search_path="), name
         assert config[-1].replace(" ", "").endswith(",pg_temp"), name
