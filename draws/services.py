@@ -344,8 +344,7 @@ def activation_create(
         raise refusal
     tickets = standing.tickets
     activation = _activate_at_once(
-        actor=actor, draw=draw, member=member, channel=channel, device=device, now=now, standing=standing,
-        rule=rule_before,
+        actor=actor, draw=draw, member=member, channel=channel, device=device, now=now, standing=standing
     )  # fmt: skip
     if activation is not None:
         return activation
@@ -524,18 +523,19 @@ def _serials_guard_params(draw: Draw, tickets: int, now: dt.datetime) -> dict:
 
 
 def _activate_at_once(
-    *, actor: Actor, draw: Draw, member: Member, channel: str, device, now, standing, rule: str
+    *, actor: Actor, draw: Draw, member: Member, channel: str, device, now, standing
 ) -> Activation | None:
     """The usual activation, in one statement that commits by itself (autocommit; a savepoint
     inside a caller's transaction): take the serials as _take_serials does, but only while the
-    draw's activation epoch and rule are those this request counted with, then write the
+    draw's activation epoch and version are those of the copy this request counted with (its
+    rule, tiers and windows: draws/migrations/0022_draw_cache_version.py), then write the
     activation and its audit event from the serials taken. None: the draw changed, nothing was
     written (the caller re-checks under the lock and says why).
 
     The statement's snapshot is older than its wait for the lock, so it cannot see a proxy
-    registered or a rule saved meanwhile; those bump the draw's epoch, and PostgreSQL re-checks
-    the UPDATE's condition against the row it waited for. The member activating twice at once is
-    refused by the unique index, with the first activation's words."""
+    registered or a rule saved meanwhile; both change the draw's row (its epoch, its version), and
+    PostgreSQL re-checks the UPDATE's condition against the row it waited for. The member
+    activating twice at once is refused by the unique index, with the first activation's words."""
     tickets = standing.tickets
     data = {
         "draw": draw.pk,
@@ -547,8 +547,7 @@ def _activate_at_once(
     sql = f"""
         WITH taken AS (
             UPDATE {Draw._meta.db_table} d SET next_serial = d.next_serial + %(tickets)s
-            WHERE {_SERIALS_GUARD} AND d.activation_epoch = %(epoch)s
-              AND {activation_cache.rule_fingerprint_sql("d.series_id")} = %(rule)s
+            WHERE {_SERIALS_GUARD} AND d.activation_epoch = %(epoch)s AND d.cache_version = %(version)s
             RETURNING d.next_serial - %(tickets)s AS first
         ),
         made AS (
@@ -572,7 +571,7 @@ def _activate_at_once(
     """  # noqa: S608 (table names from the models, every value a parameter)
     params = _serials_guard_params(draw, tickets, now) | {
         "epoch": draw.activation_epoch,
-        "rule": str(rule),
+        "version": draw.cache_version,
         "member": member.pk,
         "channel": channel,
         "breakdown": json.dumps(standing.allocation.as_dict()),

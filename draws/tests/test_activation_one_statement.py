@@ -1,13 +1,15 @@
 """The activation's one statement (issue 17): it takes the serials and writes the activation
 and its audit event by itself, outside any transaction, so the draw's lock ends with it. Its
 snapshot predates its wait for the lock, so what another desk commits meanwhile must reach it
-through the draw row it waited for (Draw.activation_epoch). Each race runs on real PostgreSQL
-connections, the activation made to wait behind the other desk's open transaction; each control
-takes the epoch away and shows the race is real."""
+through the draw row it waited for (Draw.activation_epoch, and the version draws 0022 keeps
+there). Each race runs on real PostgreSQL connections, the activation made to wait behind the
+other desk's open transaction; each control takes the epoch (and the version) away and shows the
+race is real."""
 
 import datetime as dt
 import threading
 import time
+from contextlib import contextmanager
 
 import pytest
 import time_machine
@@ -109,6 +111,29 @@ def _without_the_epoch(monkeypatch):
     monkeypatch.setattr(DrawQuerySet, "bump_activation_epoch", lambda self: 0)
 
 
+# What series_save writes: the rows whose triggers give the series' draws a new version.
+SERIES_TABLES = (
+    "promotions_drawseries",
+    "promotions_earningrule",
+    "promotions_drawseries_eligible_tiers",
+    "promotions_drawseries_desk_assisted_tiers",
+)
+
+
+@contextmanager
+def _without_the_version():
+    """A rule saved leaves the draw's version as it was (draws 0022's triggers off meanwhile)."""
+    with connection.cursor() as cursor:
+        for table in SERIES_TABLES:
+            cursor.execute(f"ALTER TABLE {table} DISABLE TRIGGER draws_copies_outdated")
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            for table in SERIES_TABLES:
+                cursor.execute(f"ALTER TABLE {table} ENABLE TRIGGER draws_copies_outdated")
+
+
 @pytest.fixture
 def participant_and_nominee(draw):
     participant, nominee = member("4700000001"), member("4700000009")
@@ -170,11 +195,23 @@ def test_a_rule_saved_while_the_activation_waits_for_the_lock_refuses_it(draw):
         assert activate(person, draw).tickets == 10
 
 
-def test_control_without_the_epoch_the_waiting_activation_lands_under_the_old_rule(draw, monkeypatch):
-    person = member("4700000002")
+def test_without_the_epoch_the_version_alone_refuses_a_rule_saved_while_the_activation_waits(draw, monkeypatch):
+    person = member("4700000003")
     _without_the_epoch(monkeypatch)
 
     outcome = _activation_behind(_rule_change(draw), person, draw)
+
+    assert isinstance(outcome, DomainError), outcome
+    assert outcome.code == "rule_changed"
+    assert not Activation.objects.exists()
+
+
+def test_control_without_the_epoch_nor_the_version_the_waiting_activation_lands_under_the_old_rule(draw, monkeypatch):
+    person = member("4700000002")
+    _without_the_epoch(monkeypatch)
+
+    with _without_the_version():
+        outcome = _activation_behind(_rule_change(draw), person, draw)
 
     assert isinstance(outcome, Activation), outcome
     assert outcome.tickets == 5  # 500 points at the old 100 a ticket, under a rule of 50
@@ -207,7 +244,7 @@ def test_inside_a_callers_transaction_a_refusal_leaves_it_usable(draw):
         with pytest.raises(DomainError) as refused:
             draw_services._activate_at_once(
                 actor=Actor.system("test"), draw=copy, member=person, channel="ehost", device=None, now=IN_WINDOW,
-                standing=draw_services.member_allocation(copy, person, at=IN_WINDOW), rule=copy.rule_fingerprint,
+                standing=draw_services.member_allocation(copy, person, at=IN_WINDOW),
             )  # fmt: skip
         assert refused.value.code == "already_activated"
         assert "already activated 5 tickets for this draw at 10:00 (receipt" in refused.value.message

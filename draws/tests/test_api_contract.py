@@ -98,8 +98,15 @@ class Api:
 
     def rule_changed(self):
         # Another manager saves the rule between the count and the draw lock.
-        fingerprints = iter([("before",), ("after",)])
-        self.monkeypatch.setattr("draws.services._rule_fingerprint", lambda draw: next(fingerprints))
+        from draws import services
+
+        at_once = services._activate_at_once
+
+        def after_a_save(**kwargs):
+            EarningRule.objects.filter(series=self.draw.series).update(points_per_ticket=50)
+            return at_once(**kwargs)
+
+        self.monkeypatch.setattr(services, "_activate_at_once", after_a_save)
         return self.activate()
 
     def is_proxy(self):
