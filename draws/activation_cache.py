@@ -23,6 +23,7 @@ import functools
 import hashlib
 import threading
 import time
+import uuid
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import connection
@@ -129,7 +130,7 @@ def copy_of(draw_id: int) -> Draw | None:
     return _draws.get(draw_id)
 
 
-def cached_draw(draw_id: int, version: str) -> Draw | None:
+def cached_draw(draw_id: int, version: uuid.UUID) -> Draw | None:
     """The draw as of `version` (from draw_version_sql in this request): this worker's copy when
     it is that version, else a fresh load kept for the next request."""
     draw = _draws.get(draw_id)

@@ -1,13 +1,4 @@
 from django.apps import AppConfig
-from django.db.backends.signals import connection_created
-
-
-def _forget_copies(sender, connection, **kwargs) -> None:
-    """A new connection may meet a database restored to an earlier state, whose draws' versions
-    may be given again (draws/migrations/0022_draw_cache_version.py): no copy outlives the old one."""
-    from draws import activation_cache
-
-    activation_cache.forget_all()
 
 
 class DrawsConfig(AppConfig):
@@ -33,4 +24,3 @@ class DrawsConfig(AppConfig):
         from draws.history import register_sources
 
         register_sources()
-        connection_created.connect(_forget_copies, dispatch_uid="draws.forget_copies")

@@ -5,6 +5,7 @@ import datetime as dt
 import hashlib
 import json
 import secrets
+import uuid
 from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
@@ -211,6 +212,12 @@ def draw_move(
     if not reason.strip():
         raise DomainError("Say why the draw is moved: the reason is kept on the draw.", code="no_reason")
     with transaction.atomic():
+        # The promotion, then the series, then the draw: the order in which series_save and
+        # promotion_save lock them (the promotion, then its draws' versions: draws 0022).
+        owners = Draw.objects.filter(pk=draw_id).values_list("series__promotion_id", "series_id").first()
+        if owners is not None:
+            Promotion.objects.select_for_update(no_key=True).filter(pk=owners[0]).exists()
+            DrawSeries.objects.select_for_update().filter(pk=owners[1]).exists()  # one scheduler at a time
         draw = Draw.objects.select_for_update(of=("self",)).select_related("series", "property").get(pk=draw_id)
         check_staff_property(actor, draw.property, done="scheduled")
         if draw.name == _draw_name(draw.series, draw.scheduled_at):  # a generated name carries the date
@@ -220,7 +227,6 @@ def draw_move(
             raise DomainError(refusal, code="not_movable")
         if not allow_past and scheduled_at <= timezone.now():
             raise DomainError("A draw can only be moved to a time that is still ahead.", code="in_the_past")
-        DrawSeries.objects.select_for_update().get(pk=draw.series_id)  # as the scheduler does: one at a time
         if draw.series.draws.filter(scheduled_at=scheduled_at).exclude(pk=draw.pk).exists():
             raise DomainError(
                 f"{draw.series.name} already has a draw at {local_datetime(scheduled_at)} "
@@ -329,7 +335,7 @@ def activation_create(
     member = look.member
     if channel not in ACTIVATION_CHANNELS:
         raise DomainError(f"Unknown channel {channel!r}: use ehost, app or desk.", code="unknown_channel")
-    draw = activation_cache.cached_draw(draw_id, look.draw_version) if look.draw_version else None
+    draw = activation_cache.cached_draw(draw_id, look.draw_version) if look.draw_version is not None else None
     if draw is None:
         raise DomainError(f"There is no draw {draw_id}.", code="unknown_draw")
     check_staff_property(actor, draw.property, what="tickets", done="activated")
@@ -372,6 +378,9 @@ def _activate_portably(actor: Actor, draw_id: int, card_number: str, channel: st
     none of the statements above): the same checks through the ORM, then the serials taken under
     the draw's row lock (SQLite: the database's write lock) after the checks another request could
     have changed. No worker copies: the draw is read each time."""
+    if device is not None and not DeviceToken.objects.filter(pk=device.pk, is_active=True).exists():
+        activation_cache.forget_device(device)
+        raise activation_cache.DeviceRevoked()
     member = Member.objects.select_related("tier").filter(card_number=card_number).first()
     if member is None:
         raise DomainError(f"No member has card number {card_number}.", code="unknown_card")
@@ -392,9 +401,10 @@ def _activate_portably(actor: Actor, draw_id: int, card_number: str, channel: st
         Draw.objects.filter(pk=draw_id).update(next_serial=F("next_serial") + tickets)
         locked = activation_cache.load_draw(draw_id)
         _check_open_and_not_activated(locked, member, now)
-        if _rule_fingerprint(locked) != _rule_fingerprint(draw):
+        counted = (draw.scheduled_at, draw.points_per_ticket, _rule_fingerprint(draw))
+        if (locked.scheduled_at, locked.points_per_ticket, _rule_fingerprint(locked)) != counted:
             raise DomainError(
-                "The earning rule of this draw was changed a moment ago: please try again.", code="rule_changed"
+                "This draw or its earning rule was changed a moment ago: please try again.", code="rule_changed"
             )
         first = locked.next_serial - tickets
         activation = Activation.objects.create(
@@ -411,7 +421,7 @@ def _activate_portably(actor: Actor, draw_id: int, card_number: str, channel: st
 @dataclass(frozen=True)
 class _FirstLook:
     member: Member
-    draw_version: str | None  # None: no such draw
+    draw_version: uuid.UUID | None  # None: no such draw
     is_proxy: bool
     existing: tuple | None  # (tickets, activated_at, receipt_number) of the member's activation
     may_be_excluded: bool  # an exclusion of the member's number is in force now or later

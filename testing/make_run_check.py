@@ -66,13 +66,18 @@ def kiosk() -> dict:
     now = timezone.now()
     at = (now + dt.timedelta(hours=2)).replace(second=0, microsecond=0)
     windows = [(now - dt.timedelta(minutes=5), at - dt.timedelta(minutes=30))]
+    draw = None
     for series in DrawSeries.objects.filter(promotion__status="published").order_by("pk"):
         try:  # the first demo series whose promotion runs today
             draw = draw_schedule(actor=actor, series=series, scheduled_at=at, name="make run check", windows=windows)
             break
         except DomainError:
             continue
-    holder = next(a for a in draw_allocations(draw, at=now) if a.tickets > 0)
+    if draw is None:
+        return {"error": "no demo series takes a draw today (seed_demo_draws keeps one running)"}
+    holder = next((a for a in draw_allocations(draw, at=now) if a.tickets > 0), None)
+    if holder is None:
+        return {"error": f"no member holds tickets for {draw.name} (seed_demo gives members points)"}
     card = Member.objects.get(pk=holder.member_id).card_number
     _device, token = device_token_create(actor=actor, prop=draw.property, name="make-run-check")
     client = Client(headers={"Authorization": f"Bearer {token}"}, HTTP_HOST="127.0.0.1")

@@ -46,6 +46,7 @@ def test_make_run_sets_up_and_serves_the_desk_and_the_kiosks_on_sqlite(tmp_path)
     assert set(report["pages"]) >= {"admin", "auditor", "cashier", "desk", "manager", "stage"}
     assert all(read > 5 for read in report["pages"].values()), report["pages"]
     kiosk = report["kiosk"]
+    assert "error" not in kiosk, kiosk
     assert kiosk["read"] == 200
     assert kiosk["offered"] == kiosk["tickets"] > 0
     assert kiosk["activation"] == 201

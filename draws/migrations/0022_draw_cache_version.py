@@ -2,13 +2,12 @@
 
 It was an MD5 of the draw's row and of every row a copy holds, computed in every activation's and
 every kiosk read's first statement: about a third of that statement's time. Now the database keeps
-`draws_draw.cache_version` itself: a number from a sequence, new on every change to the draw (but
-its serial counter) or to anything a copy of it holds.
+`draws_draw.cache_version` itself: a random UUID, new on every change to the draw (but its serial
+counter) or to anything a copy of it holds.
 
-- A sequence never gives a number twice, not even to a transaction rolled back (a test's), so a
-  version names one state. A restored backup, or a recovery to an earlier moment, may give its
-  numbers again: the workers drop their copies whenever they open a connection
-  (draws.apps), which such a restore forces.
+- Random, so a version names one state: not given again after a rolled-back transaction (a
+  test's), a restored backup or a recovery to an earlier moment, behind a pooler or not. The
+  draws there are get one each when the column is added (a volatile default: no trigger fires).
 - The draw's own row: on INSERT, and on an UPDATE that changes a column but `id`, `next_serial`
   and `cache_version` (UPDATE OF those columns, so an activation's UPDATE of the serial counter
   alone fires nothing). The trigger sorts after draws_draw_guard: the guard sees the row as the
@@ -25,12 +24,11 @@ from django.db import migrations
 
 from core.migration_sql import postgresql_only
 
-VERSION_NOW = "pg_catalog.nextval('@schema@.draws_draw_cache_version_seq')"
+VERSION_NOW = "pg_catalog.gen_random_uuid()"
 
 FORWARD = f"""
--- 0 for the draws there are (no trigger fires): an id and version still name one state.
-ALTER TABLE @schema@.draws_draw ADD COLUMN cache_version bigint NOT NULL DEFAULT 0;
-CREATE SEQUENCE @schema@.draws_draw_cache_version_seq;
+-- Each draw there is gets its own (the table is rewritten; no trigger fires).
+ALTER TABLE @schema@.draws_draw ADD COLUMN cache_version uuid NOT NULL DEFAULT {VERSION_NOW};
 
 CREATE FUNCTION @schema@.draws_draw_version() RETURNS trigger LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp AS $$
@@ -62,14 +60,17 @@ DECLARE
     before jsonb := CASE WHEN TG_OP <> 'INSERT' THEN to_jsonb(OLD) END;
     after jsonb := CASE WHEN TG_OP <> 'DELETE' THEN to_jsonb(NEW) END;
     keys bigint[];
+    draws bigint[];
 BEGIN
     IF before IS NOT DISTINCT FROM after THEN
         RETURN NULL;
     END IF;
     keys := ARRAY[(before ->> TG_ARGV[1])::bigint, (after ->> TG_ARGV[1])::bigint];
-    UPDATE @schema@.draws_draw AS d SET cache_version = {VERSION_NOW}
-     WHERE d.status = 'scheduled'
-       AND CASE TG_ARGV[0]
+    -- Locked in id order, as every other path that locks several draws does (no deadlock).
+    SELECT array_agg(locked.id) INTO draws FROM (
+        SELECT d.id FROM @schema@.draws_draw AS d
+         WHERE d.status = 'scheduled'
+           AND CASE TG_ARGV[0]
            WHEN 'window' THEN d.id = ANY (keys)
            WHEN 'series' THEN d.series_id = ANY (keys)
            WHEN 'promotion' THEN d.series_id IN (
@@ -80,7 +81,9 @@ BEGIN
                SELECT k.drawseries_id FROM @schema@.promotions_drawseries_desk_assisted_tiers AS k
                 WHERE k.tier_id = ANY (keys))
            WHEN 'property' THEN d.property_id = ANY (keys)
-           END;
+           END
+         ORDER BY d.id FOR NO KEY UPDATE) AS locked;
+    UPDATE @schema@.draws_draw AS d SET cache_version = {VERSION_NOW} WHERE d.id = ANY (draws);
     RETURN NULL;
 END $$;
 
@@ -116,7 +119,6 @@ DROP TRIGGER draws_draw_version_update ON @schema@.draws_draw;
 DROP TRIGGER draws_draw_version ON @schema@.draws_draw;
 DROP FUNCTION @schema@.draws_draw_version();
 ALTER TABLE @schema@.draws_draw DROP COLUMN cache_version;
-DROP SEQUENCE @schema@.draws_draw_cache_version_seq;
 """
 
 
