@@ -8,9 +8,10 @@ counter) or to anything a copy of it holds.
 - Random, so a version names one state: not given again after a rolled-back transaction (a
   test's), a restored backup or a recovery to an earlier moment, behind a pooler or not. The
   draws there are get one each when the column is added (a volatile default: no trigger fires).
-- The draw's own row: on INSERT, and on an UPDATE that changes a column but `id`, `next_serial`
-  and `cache_version` (UPDATE OF those columns, so an activation's UPDATE of the serial counter
-  alone fires nothing). The trigger sorts after draws_draw_guard: the guard sees the row as the
+- The draw's own row: on INSERT, and on an UPDATE that changes a column but `id` and
+  `next_serial` (UPDATE OF those columns, so an activation's UPDATE of the serial counter alone
+  fires nothing). `cache_version` is one of them: whoever sets it (the app's role by hand, say)
+  gets a new random one, never a version of their choosing, such as an older one back. The trigger sorts after draws_draw_guard: the guard sees the row as the
   statement wrote it. draws/tests/test_activation_cache_version.py fails when a column is added
   to draws_draw without being added to this trigger.
 - The rows a copy holds (its windows, series, earning rule, eligible and desk tiers, their names,
@@ -47,7 +48,7 @@ BEGIN
     SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum) INTO copied
       FROM pg_catalog.pg_attribute AS a
      WHERE a.attrelid = '@schema@.draws_draw'::regclass AND a.attnum > 0 AND NOT a.attisdropped
-       AND a.attname NOT IN ('id', 'next_serial', 'cache_version');
+       AND a.attname NOT IN ('id', 'next_serial');
     EXECUTE format('CREATE TRIGGER draws_draw_version_update BEFORE UPDATE OF %s ON @schema@.draws_draw
         FOR EACH ROW WHEN (OLD.* IS DISTINCT FROM NEW.*) EXECUTE FUNCTION @schema@.draws_draw_version()', copied);
 END $$;

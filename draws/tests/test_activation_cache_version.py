@@ -19,7 +19,7 @@ from promotions.models import EarningRule, Promotion, PromotionStatus
 
 pytestmark = pytest.mark.django_db
 
-NOT_WATCHED = {"id", "next_serial", "cache_version"}
+NOT_WATCHED = {"id", "next_serial"}
 
 
 def version(draw_id: int) -> int:
@@ -30,7 +30,8 @@ def version(draw_id: int) -> int:
 
 def test_every_column_of_a_draw_but_its_serial_counter_makes_a_new_version():
     """The UPDATE trigger lists the columns it watches: a column added to draws_draw must be added
-    to it (a migration that recreates draws_draw_version_update with the new list)."""
+    to it (a migration that recreates draws_draw_version_update with the new list). The version
+    itself is one: set by hand, it becomes a new one."""
     with connection.cursor() as cursor:
         cursor.execute(
             """SELECT a.attname FROM pg_attribute a WHERE a.attrelid = 'draws_draw'::regclass
@@ -45,6 +46,17 @@ def test_every_column_of_a_draw_but_its_serial_counter_makes_a_new_version():
         watched = {name for (name,) in cursor.fetchall()}
     assert watched == columns - NOT_WATCHED
     assert {f.column for f in Draw._meta.concrete_fields} - NOT_WATCHED <= watched
+    assert "cache_version" in watched
+
+
+def test_the_app_role_cannot_put_an_older_version_back(draw):  # noqa: F811
+    """A stale copy would then pass for current (and the activation's guard with it)."""
+    old = version(draw.pk)
+    _rename_draw(draw)
+    assert version(draw.pk) != old
+    with as_app_role() as cursor:
+        cursor.execute("UPDATE draws_draw SET cache_version = %s WHERE id = %s", [old, draw.pk])
+    assert version(draw.pk) != old
 
 
 def test_each_draw_has_a_version_of_its_own_and_new_draws_too(draw):  # noqa: F811
