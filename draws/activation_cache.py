@@ -172,6 +172,14 @@ def forget_device(device: DeviceToken) -> None:
         _devices.pop(device.key_sha256, None)
 
 
+def refuse_if_revoked(device: DeviceToken | None) -> None:
+    """DeviceRevoked when the device's token is no longer active in the database (this worker's
+    copy of it forgotten): for a path that did not ask in its own statement."""
+    if device is not None and not DeviceToken.objects.filter(pk=device.pk, is_active=True).exists():
+        forget_device(device)
+        raise DeviceRevoked()
+
+
 def forget_all() -> None:
     """Drop every copy (tests that rewrite rows behind the services' back)."""
     with _lock:

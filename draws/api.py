@@ -341,9 +341,7 @@ def activity(request, card_number: CardNumber, payload: ActivityIn):
     device: DeviceToken = request.auth
     if device.kind != DeviceKind.FEED:
         raise DomainError("Only the gaming-system feed may report who is playing.", code="wrong_device")
-    if not DeviceToken.objects.filter(pk=device.pk, is_active=True).exists():  # revoked since DeviceAuth's copy
-        activation_cache.forget_device(device)
-        raise DeviceRevoked()
+    activation_cache.refuse_if_revoked(device)  # revoked since DeviceAuth's copy
     member = member_set_playing(
         actor=_actor(request), member=_member(card_number), playing=payload.playing, prop=device.property
     )

@@ -82,9 +82,7 @@ def member_open_draws(member: Member, prop: Property, now: dt.datetime, *, devic
 
 def _member_open_draws_portably(member: Member, prop: Property, now: dt.datetime, *, device=None) -> list[Standing]:
     """member_open_draws on `make run`'s SQLite, through the ORM (no worker copies there)."""
-    if device is not None and not DeviceToken.objects.filter(pk=device.pk, is_active=True).exists():
-        activation_cache.forget_device(device)
-        raise activation_cache.DeviceRevoked()
+    activation_cache.refuse_if_revoked(device)
     draws = list(_draws().accepting_tickets_at(now).filter(property=prop).distinct().order_by("scheduled_at", "pk"))
     activations = {}
     for activation in Activation.objects.filter(member=member, draw__in=draws).order_by("first_serial"):

@@ -373,14 +373,20 @@ def activation_create(
     return locked
 
 
+def _activated_data(draw_id: int, member: Member, channel: str, device, serials: list[int] | None = None) -> dict:
+    """The data of an activation's audit event (tickets.activated), whichever path writes it."""
+    data = {"draw": draw_id, "card_number": member.card_number, "channel": channel}
+    if serials is not None:
+        data["serials"] = serials
+    return data | {"device": device.name if device else None}
+
+
 def _activate_portably(actor: Actor, draw_id: int, card_number: str, channel: str, device, now) -> Activation:
     """activation_create on a database other than PostgreSQL (`make run`'s SQLite, which has
     none of the statements above): the same checks through the ORM, then the serials taken under
     the draw's row lock (SQLite: the database's write lock) after the checks another request could
     have changed. No worker copies: the draw is read each time."""
-    if device is not None and not DeviceToken.objects.filter(pk=device.pk, is_active=True).exists():
-        activation_cache.forget_device(device)
-        raise activation_cache.DeviceRevoked()
+    activation_cache.refuse_if_revoked(device)
     member = Member.objects.select_related("tier").filter(card_number=card_number).first()
     if member is None:
         raise DomainError(f"No member has card number {card_number}.", code="unknown_card")
@@ -412,8 +418,7 @@ def _activate_portably(actor: Actor, draw_id: int, card_number: str, channel: st
             tickets=tickets, breakdown=standing.allocation.as_dict(), receipt_number=f"{draw_id}-{first:08d}",
             activated_at=now, device=device, user=actor.user,
         )  # fmt: skip
-        data = {"draw": draw_id, "card_number": member.card_number, "channel": channel}
-        data |= {"serials": [first, first + tickets - 1], "device": device.name if device else None}
+        data = _activated_data(draw_id, member, channel, device, serials=[first, first + tickets - 1])
         audit_log(actor=actor, action="tickets.activated", obj=activation, data=data)
     return activation
 
@@ -480,9 +485,7 @@ def _first_look(card_number: str, draw_id: int, device: DeviceToken | None, now:
         cursor.execute(sql, params)
         row = cursor.fetchone()
     if row is None:
-        if device is not None and not DeviceToken.objects.filter(pk=device.pk, is_active=True).exists():
-            activation_cache.forget_device(device)
-            raise activation_cache.DeviceRevoked()
+        activation_cache.refuse_if_revoked(device)
         return None
     member, rest = member_with_tier_from_row(row)
     allocation = None
@@ -547,12 +550,7 @@ def _activate_at_once(
     PostgreSQL re-checks the UPDATE's condition against the row it waited for. The member
     activating twice at once is refused by the unique index, with the first activation's words."""
     tickets = standing.tickets
-    data = {
-        "draw": draw.pk,
-        "card_number": member.card_number,
-        "channel": channel,
-        "device": device.name if device else None,
-    }
+    data = _activated_data(draw.pk, member, channel, device)  # the serials added by the statement
     a, e = Activation._meta.db_table, AuditEvent._meta.db_table
     sql = f"""
         WITH taken AS (
@@ -670,13 +668,7 @@ def _write_activation(
     tickets = standing.tickets
     last = first + tickets - 1
     receipt = f"{draw.pk}-{first:08d}"
-    data = {
-        "draw": draw.pk,
-        "card_number": member.card_number,
-        "channel": channel,
-        "serials": [first, last],
-        "device": device.name if device else None,
-    }
+    data = _activated_data(draw.pk, member, channel, device, serials=[first, last])
     a, e = Activation._meta.db_table, AuditEvent._meta.db_table
     sql = f"""
         WITH checks AS (
