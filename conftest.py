@@ -18,6 +18,18 @@ ROLES = [REWARDS_DESK, PROMOTIONS_MANAGER, CASH_DESK, AUDITOR]
 DEMO_PROPERTIES = [code for code, _ in DEMO_PROPERTY_NAMES]  # GRC first
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """pytest-django's hook before the test database is made: make it a copy of the migrated
+    template (testing/template_db.py), not a migration from nothing."""
+    from django.conf import settings
+
+    from testing.template_db import template_database
+
+    db = settings.DATABASES["default"]
+    db.setdefault("TEST", {})["TEMPLATE"] = template_database(db)
+
+
 def reference_rows():
     """What members.demo.ensure_reference_data() leaves (the four properties, the five tiers), in
     two SELECTs when the rows are there as it would leave them, or two INSERTs into empty tables:

@@ -14,21 +14,21 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from urllib.parse import quote
 
 import psycopg
 import pytest
 from django.conf import settings
 from psycopg import sql
 
+from testing.template_db import server_url
+from testing.template_db import template_database as shared_template
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def database_url(name: str) -> str:
     """`name` on the suite's PostgreSQL server."""
-    db = settings.DATABASES["default"]
-    password = f":{quote(db['PASSWORD'], safe='')}" if db.get("PASSWORD") else ""
-    return f"postgres://{db['USER']}{password}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{name}"
+    return server_url(settings.DATABASES["default"], name)
 
 
 def drop_database(name: str) -> None:
@@ -39,35 +39,15 @@ def drop_database(name: str) -> None:
 
 def suffixed(name: str) -> str:
     """Two suites side by side (make test's clock runs, another checkout, xdist's processes): a database each."""
-    # pytest-xdist: each process has its own session, so its own template (dropped at its end).
     for suffix in (os.environ.get("TEST_DATABASE_NAME"), os.environ.get("PYTEST_XDIST_WORKER")):
         name = f"{name}_{suffix}" if suffix else name
     return name
 
 
-_template: list[str] = []
-
-
 def template_database() -> str:
-    """A database migrated once per session, which each smoke database is copied from: migrating
-    from nothing costs 20-50 s a script on the shared 2-CPU machine, the scripts' own migrate then
-    about half that. (Made from nothing each session: no bench database is needed.)"""
-    if not _template:
-        name = suffixed("promodesk_smoke_template")
-        drop_database(name)
-        with psycopg.connect(database_url("postgres"), autocommit=True) as conn:
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-        _template.append(name)
-        env = {**os.environ, "APP_ENV": "development", "DATABASE_URL": database_url(name)}
-        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
-    return _template[0]
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _drop_template():
-    yield
-    if _template:
-        drop_database(_template.pop())
+    """The suite's migrated template (testing/template_db.py), which each smoke database is
+    copied from: migrating from nothing costs 10-15 s, the scripts' own migrate then little."""
+    return shared_template(settings.DATABASES["default"])
 
 
 @contextmanager
