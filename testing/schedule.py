@@ -1,10 +1,9 @@
 """How `pytest -n N --dist loadfile` shares the modules out (pytest plugin).
 
 As loadfile does, a module stays in one process, so its Celery worker and Chromium start once;
-but the bench smoke tests (bench/tests/) go together to one process, and first. Together: each
-process that runs one migrates a template database from nothing (bench/tests/conftest.py), the
-slowest setup of the suite. First: loadfile hands out the modules with the most tests first, so
-these one-test modules of subprocesses came last, side by side, and made the run's tail.
+but the bench smoke tests (bench/tests/) go together to one process, and first: loadfile hands
+out the modules with the most tests first, so these one-test modules of subprocesses came last,
+side by side, and made the run's tail.
 """
 
 import pytest
