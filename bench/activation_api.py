@@ -33,8 +33,10 @@ The login page, write and read phases alternate --rounds times (3), each round w
 the next, so each round is compared with the login page's round just before it, and a ratio to
 the login page is the median of the rounds' (each printed).
 
-It prints requests/s, median, p95 and p99 latency, the responses by status and the CPU time per
-request spent in gunicorn's processes and in PostgreSQL's backends (from /proc). Then it checks
+It prints requests/s, median, p95 and p99 latency, the responses by status, the CPU time per
+request spent in gunicorn's processes and in PostgreSQL's backends (from /proc), and the least,
+median and most of the clients' own medians (a keep-alive connection stays with the worker that
+accepted it, so a worker holding more connections than the other shows as a spread). Then it checks
 the draw: as many activations as 201 responses (and in-process activations), serial ranges
 contiguous from 1 with no overlap, each receipt's range as the API answered it. gunicorn is
 stopped at the end of each configuration, also on error or Ctrl-C (SIGTERM to its master). The
@@ -96,6 +98,10 @@ class Result:
     # before it. This machine's speed drifts by half from one minute to the next; a round and its
     # baseline are seconds apart, so the median of these ratios moves far less than one of totals.
     round_ratios: list[float] = field(default_factory=list)
+    # Each client's median latency. A keep-alive connection stays with the gunicorn worker that
+    # accepted it: a worker holding more of the connections than the other gives its clients
+    # longer waits, which shows here as two groups, and in the p99.
+    client_medians_ms: list[float] = field(default_factory=list)
 
     @property
     def count(self) -> int:
@@ -286,6 +292,8 @@ def drive(
             result.latencies_ms.extend(latencies)
             result.statuses.update(statuses)
             result.bodies.extend(bodies)
+            if latencies:
+                result.client_medians_ms.append(statistics.median(latencies))
 
     threads = [threading.Thread(target=client, daemon=True) for _ in range(clients)]
     for thread in threads:
@@ -320,6 +328,7 @@ def merged(parts: list[Result], baselines: list[Result] | None = None) -> Result
         whole.statuses.update(part.statuses)
         whole.elapsed += part.elapsed
         whole.bodies += part.bodies
+        whole.client_medians_ms += part.client_medians_ms
     count = max(whole.count, 1)
     whole.app_cpu_ms = sum(part.app_cpu_ms * part.count for part in parts) / count
     whole.db_cpu_ms = sum(part.db_cpu_ms * part.count for part in parts) / count
@@ -345,8 +354,16 @@ def row(result: Result, baseline: Result | None = None) -> str:
     return (
         f"  {result.label:<34} {result.count:>6,} {result.rps:>8.1f} {result.pct(0.5):>8.1f} {result.pct(0.95):>8.1f}"
         f" {result.pct(0.99):>8.1f} {max(result.latencies_ms, default=0):>8.1f}"
-        f"  {result.app_cpu_ms:.1f}/{result.db_cpu_ms:.1f}; {statuses}{ratio}"
+        f"  {result.app_cpu_ms:.1f}/{result.db_cpu_ms:.1f}; {statuses}{ratio}{client_spread(result)}"
     )
+
+
+def client_spread(result: Result) -> str:
+    """The clients' medians, least / median / most (with more than one client)."""
+    medians = sorted(result.client_medians_ms)
+    if len(medians) < 2:
+        return ""
+    return f"; clients' p50 {medians[0]:.1f} / {statistics.median(medians):.1f} / {medians[-1]:.1f} ms"
 
 
 def verify(draw_id: int, created: int, receipts: list[dict]) -> list[str]:

@@ -26,3 +26,5 @@ def test_the_activation_bench_runs_at_a_tiny_size(run_bench, smoke_database):
         assert line in out, f"{line!r} not printed"
     # Each measured phase against the login page round by round (Result.round_ratios).
     assert out.count("(rounds: ") == 2, out
+    # Each 32-client phase (4 here) prints its clients' medians: the spread of keep-alive pinning.
+    assert out.count("clients' p50 ") == 5, out
