@@ -191,8 +191,8 @@ if TESTING and DATABASES["default"]["ENGINE"] != POSTGRES_ENGINE:
     raise ImproperlyConfigured("The test suite runs on PostgreSQL only; DATABASE_URL must be postgres://...")
 if TESTING:
     # A test's commits need not wait for the disk (the suite's databases are thrown away; a
-    # server restarted in a test stops with `-m fast`, which writes everything first): ~10% of
-    # the run's time on this machine. Production keeps PostgreSQL's synchronous commit.
+    # server restarted in a test stops with `-m fast`, which writes everything first): 8-10% off
+    # a database-heavy set of tests on this machine. Production keeps PostgreSQL's synchronous commit.
     DATABASES["default"].setdefault("OPTIONS", {})["options"] = "-c synchronous_commit=off"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The web server, the worker and beat all write: wait for the lock rather than fail at once.

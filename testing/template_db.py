@@ -8,10 +8,11 @@ nothing to apply but sends post_migrate: the application role's grants on the da
 (`REVOKE TEMPORARY ON DATABASE`) are not copied with it and are made again there.
 
 The fingerprint is a hash of every file that can change what migrate leaves: the apps' code
-outside their tests (migrations, models, the post_migrate handlers) and Django's version. A
-changed file gives a new name; older templates are dropped when a new one is made. Two processes
-asking at once (xdist's, the clock runs) take turns on an advisory lock, and a template is built
-under another name and renamed when complete, so a half-built one is never copied.
+outside their tests (migrations, models, the post_migrate handlers), Django's version and the
+application role's name (`DB_APP_ROLE`). A changed file gives a new name; older templates are
+dropped when a new one is made. Two processes asking at once (xdist's, the clock runs) take turns
+on an advisory lock, and a template is built under another name and renamed when complete, so a
+half-built one is never copied.
 """
 
 import contextlib
@@ -33,7 +34,8 @@ _LOCK = 7_130_917  # pg_advisory_lock key: "the template is being checked or bui
 
 
 def fingerprint() -> str:
-    digest = hashlib.sha256(django.__version__.encode())
+    # The application role's name too: the template holds its grants.
+    digest = hashlib.sha256(f"{django.__version__}\0{os.environ.get('DB_APP_ROLE', '')}".encode())
     for app in APPS:
         for path in sorted((ROOT / app).rglob("*")):
             relative = path.relative_to(ROOT)
