@@ -1,6 +1,7 @@
 """Database helpers for tests that stage a state directly instead of living through it."""
 
 from contextlib import contextmanager
+from urllib.parse import quote
 
 from django.db import connection, transaction
 
@@ -29,3 +30,14 @@ def shared_rows(django_db_blocker):
             yield
         finally:
             transaction.set_rollback(True)
+
+
+def server_url(settings_dict: dict, name: str | None = None) -> str:
+    """A postgres:// URL for a DATABASES entry: its own database, or `name` on the same server
+    (for a subprocess, or a connection made outside Django)."""
+    user = quote(settings_dict.get("USER") or "", safe="")
+    password = quote(settings_dict.get("PASSWORD") or "", safe="")
+    credentials = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+    host = settings_dict.get("HOST") or "127.0.0.1"
+    port = settings_dict.get("PORT") or "5432"
+    return f"postgres://{credentials}{host}:{port}/{quote(name or settings_dict['NAME'], safe='')}"

@@ -21,11 +21,13 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from urllib.parse import quote
 
 import django
 import psycopg
+from django.conf import settings
 from psycopg import sql
+
+from testing.db import server_url
 
 ROOT = Path(__file__).resolve().parents[1]
 APPS = ("config", "core", "members", "promotions", "draws", "proxies", "prizes", "records")
@@ -35,19 +37,13 @@ _LOCK = 7_130_917  # pg_advisory_lock key: "the template is being checked or bui
 
 def fingerprint() -> str:
     # The application role's name too: the template holds its grants.
-    digest = hashlib.sha256(f"{django.__version__}\0{os.environ.get('DB_APP_ROLE', '')}".encode())
+    digest = hashlib.sha256(f"{django.__version__}\0{settings.DB_APP_ROLE}".encode())
     for app in APPS:
         for path in sorted((ROOT / app).rglob("*")):
             relative = path.relative_to(ROOT)
             if path.suffix in (".py", ".sql") and "tests" not in relative.parts and "__pycache__" not in relative.parts:
                 digest.update(str(relative).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
-
-
-def server_url(db: dict, name: str) -> str:
-    """`name` on the server of the settings entry `db`."""
-    password = f":{quote(db['PASSWORD'], safe='')}" if db.get("PASSWORD") else ""
-    return f"postgres://{quote(db['USER'], safe='')}{password}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{name}"
 
 
 def template_database(db: dict) -> str:
@@ -76,6 +72,6 @@ def _build(conn: psycopg.Connection, db: dict, name: str) -> None:
         "SELECT datname FROM pg_database WHERE datname LIKE %s AND datname <> %s", [PREFIX + "%", name]
     ).fetchall()
     for (old,) in stale:
-        # Not FORCE: another checkout's run still copying from its own template keeps it.
+        # Not FORCE: one a session is still connected to is left for a later build to drop.
         with contextlib.suppress(psycopg.errors.ObjectInUse):
             conn.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(old)))

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
-from urllib.parse import quote, urlsplit, urlunsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import redis
@@ -41,6 +41,7 @@ from django.db import connection
 from django.test import override_settings
 
 from config.celery import app as celery_app
+from testing.db import server_url
 
 
 def redis_url_of_this_process(base: str, xdist_worker: str | None) -> str:
@@ -112,15 +113,6 @@ class Worker:
             time.sleep(interval)
 
 
-def _database_url(settings_dict: dict) -> str:
-    user = quote(settings_dict.get("USER") or "", safe="")
-    password = quote(settings_dict.get("PASSWORD") or "", safe="")
-    credentials = f"{user}:{password}@" if password else (f"{user}@" if user else "")
-    host = settings_dict.get("HOST") or "127.0.0.1"
-    port = settings_dict.get("PORT") or "5432"
-    return f"postgres://{credentials}{host}:{port}/{quote(settings_dict['NAME'], safe='')}"
-
-
 def _drop_pool() -> None:
     """Drop the connection pool bound to the previous broker. app.close() does that, but also
     takes the app off Celery's list of live apps: a @shared_task module imported after that
@@ -186,7 +178,7 @@ def worker_start(
     app module that patches something in the worker, e.g. testing.slow_letters) and `env` (more
     environment) are for the fault tests."""
     tag = uuid.uuid4().hex[:10]
-    database_url = _database_url(connection.settings_dict)  # the test database, set up by now
+    database_url = server_url(connection.settings_dict)  # the test database, set up by now
     hostname = f"pytest-{tag}@localhost"
     env = {
         **os.environ,

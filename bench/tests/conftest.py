@@ -20,7 +20,7 @@ import pytest
 from django.conf import settings
 from psycopg import sql
 
-from testing.template_db import server_url
+from testing.db import server_url
 from testing.template_db import template_database as shared_template
 
 ROOT = Path(__file__).resolve().parents[2]

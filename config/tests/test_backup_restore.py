@@ -26,6 +26,7 @@ from draws.tests.builders import MANAGER, closed_draw
 from members.demo import seed_members
 from promotions.tests.factories import make_series
 from proxies.demo import load_demo_registers
+from testing.db import server_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -74,9 +75,7 @@ def seal_the_past() -> int:
 
 
 def database_url(name: str) -> str:
-    db = connection.settings_dict
-    password = f":{db['PASSWORD']}" if db["PASSWORD"] else ""
-    return f"postgres://{db['USER']}{password}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{name}"
+    return server_url(connection.settings_dict, name)
 
 
 def run(*argv: str, env: dict) -> subprocess.CompletedProcess:

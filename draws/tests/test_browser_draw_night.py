@@ -33,6 +33,7 @@ from members.tests.factories import MemberFactory
 from promotions.tests.factories import make_series
 from proxies.tests.factories import decline, nominate, nominee_for
 from testing.browser import PASSWORD, TIMEOUT_MS, browser_fixture, log_in  # noqa: F401
+from testing.db import server_url
 
 pytestmark = pytest.mark.browser
 
@@ -76,10 +77,7 @@ def _awaiting() -> DrawPick:
 
 def _manage(*args: str) -> subprocess.CompletedProcess:
     """manage.py as an operator runs it, on the live server's (test) database."""
-    db = connection.settings_dict
-    host = f"{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
-    url = f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{host}/{db['NAME']}"
-    env = os.environ | {"APP_ENV": "test", "DATABASE_URL": url}
+    env = os.environ | {"APP_ENV": "test", "DATABASE_URL": server_url(connection.settings_dict)}
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=settings.BASE_DIR,

@@ -20,6 +20,7 @@ from members.imports import MEMBER_COLUMNS, POINTS_COLUMNS
 from members.models import ImportJob, ImportRowError, ImportStatus, Member, PointsEntry
 from members.services import import_job_create, import_job_run
 from members.tests.factories import MemberFactory, sa_id_for
+from testing.db import server_url
 
 pytestmark = pytest.mark.django_db
 
@@ -256,7 +257,7 @@ def _run_child(*args: str) -> tuple[str, int]:
         **os.environ,
         "APP_ENV": "test",
         "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DATABASE_URL": "postgres://{USER}@{HOST}:{PORT}/{NAME}".format(**connection.settings_dict),
+        "DATABASE_URL": server_url(connection.settings_dict),
     }
     result = subprocess.run(
         [sys.executable, "-c", _CHILD, *args],
