@@ -15,10 +15,11 @@ lock serialises a draw's activations, so 1000 / (lock ms) is the most activation
 draw can take. Then the statements of GET /api/v1/members/{card}/draws (Django's test client).
 
 Then, for each gunicorn configuration in --configs (syncN: N sync workers; gthreadWxT: W workers
-of T threads), starts `gunicorn config.wsgi` on a free loopback port (APP_ENV=development, DEBUG
-off, the default ALLOWED_HOSTS), warms it up and drives it from --clients threads, each with its
-own keep-alive http.client connection, for --seconds or --max-requests requests, whichever comes
-first (bounded; traffic to 127.0.0.1 only):
+of T threads; gthreadWxTcC: each worker holding at most C connections; "nginx:" before any of
+them: compose's deploy/nginx.conf in front, NginxFront), starts `gunicorn config.wsgi` on a free
+loopback port (APP_ENV=development, DEBUG off, the default ALLOWED_HOSTS), warms it up and drives
+it from --clients threads, each with its own keep-alive http.client connection, for --seconds or
+--max-requests requests, whichever comes first (bounded; traffic to 127.0.0.1 only):
 
 * baselines on the same gunicorn: GET /accounts/login/ (the ratios are against it),
   GET /api/v1/members/0/draws without a token (401: django-ninja's floor) and
@@ -53,6 +54,7 @@ import json
 import os
 import queue
 import random
+import shutil
 import socket
 import statistics
 import subprocess
@@ -115,17 +117,28 @@ class Result:
         return percentile(self.latencies_ms, fraction) if self.latencies_ms else float("nan")
 
 
-def parse_config(text: str) -> tuple[str, list[str]]:
-    if text.startswith("sync"):
-        workers = int(text[4:])
-        return f"sync, {workers} workers", ["--workers", str(workers)]
-    if text.startswith("gthread"):
-        workers, threads = (int(n) for n in text[7:].split("x"))
-        return (
-            f"gthread, {workers} workers x {threads} threads",
-            ["--workers", str(workers), "--worker-class", "gthread", "--threads", str(threads)],
-        )
-    raise SystemExit(f"Unknown gunicorn configuration {text!r}: use syncN or gthreadWxT")
+def parse_config(text: str) -> tuple[str, list[str], bool]:
+    """A --configs entry: its label, gunicorn's options and whether nginx stands in front.
+
+    syncN, gthreadWxT, gthreadWxTcC (each worker takes at most C connections at once:
+    --worker-connections C) and any of them after "nginx:" (deploy/nginx.conf in front, as in
+    compose; NginxFront)."""
+    front = text.startswith("nginx:")
+    text = text.removeprefix("nginx:")
+    label, options = "", []
+    if text.startswith("sync") and text[4:].isdigit():
+        label, options = f"sync, {text[4:]} workers", ["--workers", text[4:]]
+    elif text.startswith("gthread"):
+        shape, _, connections = text[7:].partition("c")
+        workers, threads = (int(n) for n in shape.split("x"))
+        label = f"gthread, {workers} workers x {threads} threads"
+        options = ["--workers", str(workers), "--worker-class", "gthread", "--threads", str(threads)]
+        if connections:
+            label += f", at most {int(connections)} connections each"
+            options += ["--worker-connections", str(int(connections))]
+    else:
+        raise SystemExit(f"Unknown gunicorn configuration {text!r}: use syncN, gthreadWxT or gthreadWxTcC")
+    return (f"nginx -> {label}" if front else label), options, front
 
 
 def free_port() -> int:
@@ -236,6 +249,71 @@ class Gunicorn:
     def stop(self) -> None:
         """SIGTERM to the gunicorn master (its workers follow); SIGKILL to its process group
         (only gunicorn's own processes) if it has not gone after 20 s."""
+        stop_process_group(self.process)
+        self.log.close()
+
+
+class NginxFront:
+    """deploy/nginx.conf (compose's proxy service) in front of one gunicorn, as compose runs it:
+    the same upstream pool (`keepalive 16`), proxy settings and headers. Three lines differ: the
+    upstream is gunicorn's loopback port instead of the name "web" (no Docker DNS here, and
+    Debian's nginx 1.22 has no `resolve`), it listens on a free loopback port, and its access log
+    is off (the bench's gunicorn writes none either). Around it, the main configuration of the
+    nginx image (worker_processes auto, 1,024 connections each). Needs `nginx` on the PATH
+    (apt-get install nginx-light)."""
+
+    def __init__(self, upstream_port: int, log_dir: Path, name: str):
+        binary = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/usr/local/sbin")
+        if binary is None:
+            raise SystemExit("nginx: configurations starting with nginx: need it (apt-get install nginx-light)")
+        self.port = free_port()
+        self.prefix = log_dir / f"nginx-{name}"
+        self.prefix.mkdir()
+        # Started as root, nginx's workers run as nobody: they must reach their temporary folders
+        # (mkdtemp makes the log folder private).
+        log_dir.chmod(0o755)
+        site = (ROOT / "deploy" / "nginx.conf").read_text()
+        replaced = {
+            "resolver 127.0.0.11 valid=10s ipv6=off;": "",
+            "server web:8000 resolve ": f"server 127.0.0.1:{upstream_port} ",
+            "listen 8080;": f"listen 127.0.0.1:{self.port};",
+            "access_log /dev/stdout promodesk_no_path;": "access_log off;",
+        }
+        for old, new in replaced.items():
+            if old not in site:  # deploy/nginx.conf changed: the bench must follow it
+                raise SystemExit(f"deploy/nginx.conf no longer has {old!r}; update NginxFront")
+            site = site.replace(old, new)
+        (self.prefix / "site.conf").write_text(site)
+        temp = " ".join(f"{kind}_temp_path {self.prefix}/{kind};" for kind in ("client_body", "proxy"))
+        (self.prefix / "nginx.conf").write_text(
+            f"worker_processes auto;\npid {self.prefix}/nginx.pid;\nerror_log {self.prefix}/error.log;\n"
+            f"events {{ worker_connections 1024; }}\n"
+            f"http {{ {temp} fastcgi_temp_path {self.prefix}/f; uwsgi_temp_path {self.prefix}/u;"
+            f" scgi_temp_path {self.prefix}/s; keepalive_timeout 65; include {self.prefix}/site.conf; }}\n"
+        )
+        self.log = open(self.prefix / "stdout.log", "wb")  # noqa: SIM115 (closed in stop())
+        self.process = subprocess.Popen(
+            [binary, "-p", str(self.prefix), "-c", str(self.prefix / "nginx.conf"), "-g", "daemon off;"],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    def wait_ready(self, timeout: float = 20.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise SystemExit(f"nginx exited with {self.process.returncode}; see {self.prefix}")
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
+                conn.request("GET", "/proxy-health")
+                if conn.getresponse().status == 200:
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise SystemExit(f"nginx did not answer within {timeout:.0f} s; see {self.prefix}")
+
+    def stop(self) -> None:
         stop_process_group(self.process)
         self.log.close()
 
@@ -522,13 +600,13 @@ def children_of(pid: int) -> list[int]:
 
 
 class CpuMeter:
-    """CPU used by gunicorn's workers and by the PostgreSQL backends of the bench database
-    (except this process's own), read from /proc between two snapshots."""
+    """CPU used by gunicorn's workers (and nginx's, in front) and by the PostgreSQL backends of
+    the bench database (except this process's own), read from /proc between two snapshots."""
 
-    def __init__(self, url: str, master: int):
+    def __init__(self, url: str, masters: list[int]):
         import psycopg
 
-        self.master = master
+        self.masters = masters
         self.conn = psycopg.connect(url.replace("postgres://", "postgresql://", 1), autocommit=True)
         self.before: dict[str, dict[int, float]] = {}
 
@@ -537,7 +615,7 @@ class CpuMeter:
             "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
         ).fetchall()
         return {
-            "app": {pid: proc_cpu(pid) for pid in [self.master, *children_of(self.master)]},
+            "app": {pid: proc_cpu(pid) for master in self.masters for pid in [master, *children_of(master)]},
             "db": {pid: proc_cpu(pid) for (pid,) in backends},
         }
 
@@ -560,7 +638,7 @@ def main() -> None:
     parser.add_argument(
         "--configs",
         default="sync4,gthread2x8,gthread4x4",
-        help="gunicorn set-ups: syncN or gthreadWxT, comma-separated",
+        help="gunicorn set-ups: syncN, gthreadWxT or gthreadWxTcC, each perhaps after nginx:; comma-separated",
     )
     parser.add_argument("--clients", type=int, default=32, help="concurrent clients (default 32)")
     parser.add_argument("--seconds", type=float, default=20.0, help="longest a phase runs (default 20)")
@@ -628,21 +706,28 @@ def main() -> None:
     cpu_before = time.process_time()
     wall_before = time.perf_counter()
     try:
-        for index, (label, options) in enumerate(configs):
+        for index, (label, options, fronted) in enumerate(configs):
             server = Gunicorn(args.database_url, options, log_dir, f"{index}")
-            meter = None
+            front = meter = None
             try:
                 server.wait_ready()
-                meter = CpuMeter(args.database_url, server.process.pid)
-                print(f"\n{label}: {server.command}  (log {server.log_path})", flush=True)
+                masters = [server.process.pid]
+                if fronted:
+                    front = NginxFront(server.port, log_dir, f"{index}")
+                    front.wait_ready()
+                    masters.append(front.process.pid)
+                meter = CpuMeter(args.database_url, masters)
+                via = f"; nginx in front ({front.prefix})" if front else ""
+                print(f"\n{label}: {server.command}  (log {server.log_path}{via})", flush=True)
+                port = front.port if front else server.port
 
                 def phase(
                     name, requests, *, keep=False, clients=args.clients, auth=True, seconds=args.seconds,
-                    server=server, meter=meter,
+                    port=port, meter=meter,
                 ):  # fmt: skip
                     meter.start()
                     result = drive(
-                        server.port,
+                        port,
                         name,
                         requests,
                         clients=clients,
@@ -719,6 +804,8 @@ def main() -> None:
             finally:
                 if meter is not None:
                     meter.close()
+                if front is not None:
+                    front.stop()
                 server.stop()
     finally:
         load_after = os.getloadavg()

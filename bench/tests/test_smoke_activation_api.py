@@ -9,10 +9,13 @@ def test_the_activation_bench_runs_at_a_tiny_size(run_bench, smoke_database):
     with smoke_database("promodesk_smoke_activation_api") as url:
         run_bench("fill.py", "--members", "1000", "--points", "10000", url=url)
         out = run_bench(
-            "activation_api.py", "--configs", "sync1", "--clients", "4", "--seconds", "1",
+            "activation_api.py", "--configs", "nginx:gthread1x2c4", "--clients", "4", "--seconds", "1",
             "--max-requests", "40", "--warm-up", "4", "--in-process", "20", url=url,
         ).stdout  # fmt: skip
     for line in (
+        # compose's deploy/nginx.conf in front of gunicorn, each worker capped at 4 connections
+        "nginx -> gthread, 1 workers x 2 threads, at most 4 connections each",
+        "nginx in front",
         "activation_create, in process, one at a time",
         "SQL statements",
         "Draw row lock held: median",
