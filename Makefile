@@ -47,7 +47,7 @@ test: system-packages $(BIN)/.installed
 	$(BIN)/ruff format --check .
 	$(PY) manage.py check
 	$(PY) manage.py makemigrations --check --dry-run
-	mkdir -p var && rm -f var/clock-readers.txt
+	mkdir -p var && rm -f var/clock-readers.txt var/clock-readers-where.txt
 	$(BIN)/pytest -n $(TEST_PROCESSES) --dist loadfile --durations=25 --clock-readers-out=var/clock-readers.txt
 	PYTEST=$(BIN)/pytest CLOCK_READERS=var/clock-readers.txt scripts/clock-runs 03:00 23:50
 

@@ -1,6 +1,7 @@
 """Which tests read the time of day (pytest plugin): `make test`'s clock runs repeat only those.
 
     pytest --clock-readers-out=FILE     # the main pass: write the readers' node ids to FILE
+                                        # (and to FILE-where, each with the read that listed it)
     pytest --clock-readers=FILE --clock=03:00   # run only the tests (or modules) FILE names
 
 In the main pass, Python's clock is watched: time-machine is started under the whole session
@@ -41,7 +42,7 @@ class _Watch:
         self.stamps = {f"{self.root}{stamp}" for stamp in stamps}  # "file:function", as in the ini
         # What a read marks now: a node id, a module's path, "" (nothing) or None (no test runs).
         self.key: str | None = None
-        self.marked: set[str] = set()
+        self.sites: dict[str, str] = {}  # the keys marked, each with its first read: "path:line function"
         self.outside: dict[str, str] = {}  # reads while no test ran: file -> first site
         self._kinds: dict[str, str] = {}
 
@@ -68,10 +69,16 @@ class _Watch:
         if self.stamps and f"{frame.f_code.co_filename}:{frame.f_code.co_name}" in self.stamps:
             return
         if self.key:
-            self.marked.add(self.key)
+            if self.key not in self.sites:
+                self.sites[self.key] = self._site(frame)
         elif self.key is None:
             filename = frame.f_code.co_filename
             self.outside.setdefault(filename, f"{filename}:{frame.f_lineno}")
+
+    def _site(self, frame) -> str:
+        filename = frame.f_code.co_filename
+        shown = filename.removeprefix(self.root) if self._ours(filename) else filename
+        return f"{shown}:{frame.f_lineno} {frame.f_code.co_name}"
 
 
 class _Watcher(time_machine.Traveller):
@@ -164,16 +171,25 @@ def pytest_fixture_setup(fixturedef: pytest.FixtureDef, request: pytest.FixtureR
         watch.key = saved
 
 
+def where_path(readers: Path) -> Path:
+    """Beside FILE, each listed key with the read that listed it (clock-readers-where.txt)."""
+    return readers.with_name(f"{readers.stem}-where{readers.suffix}")
+
+
 def _write(config: pytest.Config, watch: _Watch) -> list[str]:
-    """Write the marked tests and modules; return the reads at import time outside test modules."""
-    marked = set(watch.marked)
+    """Write the marked tests and modules, and beside them the read that marked each (so that
+    a test listed for a stamp can be pinned, or the stamp named in clock_stamps); return the
+    reads at import time outside test modules."""
+    sites = dict(watch.sites)
     not_tests = []
     for filename, site in watch.outside.items():
         if Path(filename).name.startswith("test_"):
-            marked.add(str(Path(filename).relative_to(config.rootpath)))
+            sites[str(Path(filename).relative_to(config.rootpath))] = f"{site} (when imported)"
         else:
             not_tests.append(site)
-    Path(config.getoption("clock_readers_out")).write_text("".join(f"{key}\n" for key in sorted(marked)))
+    readers = Path(config.getoption("clock_readers_out"))
+    readers.write_text("".join(f"{key}\n" for key in sorted(sites)))
+    where_path(readers).write_text("".join(f"{key}\t{sites[key]}\n" for key in sorted(sites)))
     return sorted(not_tests)
 
 
@@ -182,7 +198,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if watch is None:
         return
     if _is_worker(session.config):
-        session.config.workeroutput["clock_readers"] = sorted(watch.marked)
+        session.config.workeroutput["clock_readers"] = watch.sites
         session.config.workeroutput["clock_outside"] = watch.outside
         return
     not_tests = _write(session.config, watch)
@@ -198,7 +214,7 @@ def pytest_testnodedown(node, error) -> None:
     watch = node.config.stash.get(_WATCH, None)
     output = getattr(node, "workeroutput", {})
     if watch is not None:
-        watch.marked.update(output.get("clock_readers", ()))
+        watch.sites.update(output.get("clock_readers", {}))
         watch.outside.update(output.get("clock_outside", {}))
 
 

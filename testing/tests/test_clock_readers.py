@@ -128,6 +128,14 @@ def test_the_main_pass_lists_the_tests_that_read_the_time_of_day_unpinned(tmp_pa
 
     assert result.returncode == 0, result.stdout + result.stderr
     assert set((tmp_path / "readers.txt").read_text().splitlines()) == READERS
+    # Beside it, the read that listed each: where to pin the test, or the stamp to name.
+    where = dict(line.split("\t") for line in (tmp_path / "readers-where.txt").read_text().splitlines())
+    assert where.keys() == READERS
+    assert where["test_inner.py::test_reads_it_through_the_projects_code"] == "helper.py:5 today_here"
+    assert where["test_inner.py::test_reads_it_through_django"].endswith(" test_reads_it_through_django")
+    assert "/django/utils/timesince.py:" in where["test_inner.py::test_says_how_long_ago"]
+    assert where["test_inner.py"].endswith(" this_morning")
+    assert where["test_other.py"].endswith("test_other.py:4 (when imported)")
 
 
 def test_a_clock_run_runs_only_the_listed_tests_and_modules(tmp_path):
