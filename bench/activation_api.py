@@ -76,6 +76,7 @@ from drawbench import (
     percentile,
     setup_django,
     stop_process_group,
+    wait_answering,
 )
 
 TARGET_RPS = 300
@@ -229,22 +230,8 @@ class Gunicorn:
             command, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
         )
 
-    def wait_ready(self, timeout: float = 60.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise SystemExit(f"gunicorn exited with {self.process.returncode}; see {self.log_path}")
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
-                conn.request("GET", "/api/v1/openapi.json")
-                status = conn.getresponse().status
-                conn.close()
-                if status == 200:
-                    return
-            except OSError:
-                pass
-            time.sleep(0.25)
-        raise SystemExit(f"gunicorn did not answer within {timeout:.0f} s; see {self.log_path}")
+    def wait_ready(self) -> None:
+        wait_answering(self.process, self.port, "/api/v1/openapi.json", name="gunicorn", log=self.log_path)
 
     def stop(self) -> None:
         """SIGTERM to the gunicorn master (its workers follow); SIGKILL to its process group
@@ -299,19 +286,8 @@ class NginxFront:
             start_new_session=True,
         )
 
-    def wait_ready(self, timeout: float = 20.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise SystemExit(f"nginx exited with {self.process.returncode}; see {self.prefix}")
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
-                conn.request("GET", "/proxy-health")
-                if conn.getresponse().status == 200:
-                    return
-            except OSError:
-                time.sleep(0.1)
-        raise SystemExit(f"nginx did not answer within {timeout:.0f} s; see {self.prefix}")
+    def wait_ready(self) -> None:
+        wait_answering(self.process, self.port, "/proxy-health", name="nginx", log=self.prefix, timeout=20)
 
     def stop(self) -> None:
         stop_process_group(self.process)

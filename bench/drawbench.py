@@ -8,11 +8,13 @@ cap by tier, and a bonus for members registered on the app.
 """
 
 import datetime as dt
+import http.client
 import math
 import os
 import signal
 import subprocess
 import sys
+import time
 import urllib.parse
 from pathlib import Path
 
@@ -119,6 +121,26 @@ def bench_series(code: str, name: str, rule: dict, *, property_code: str = BENCH
         series.desk_assisted_tiers.set(Tier.objects.filter(code__in=("KING", "ACE")))
         EarningRule.objects.update_or_create(series=series, defaults=rule)
     return DrawSeries.objects.select_related("rule", "property").get(pk=series.pk)
+
+
+def wait_answering(process: subprocess.Popen, port: int, path: str, *, name: str, log, timeout: float = 60.0) -> None:
+    """Return once GET `path` on 127.0.0.1:`port` answers 200; stop the bench (naming `log`) if
+    the server's `process` exits first or `timeout` seconds pass."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"{name} exited with {process.returncode}; see {log}")
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            conn.request("GET", path)
+            status = conn.getresponse().status
+            conn.close()
+            if status == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.1)
+    raise SystemExit(f"{name} did not answer within {timeout:.0f} s; see {log}")
 
 
 def stop_process_group(process: subprocess.Popen) -> None:

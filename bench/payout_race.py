@@ -44,6 +44,7 @@ from drawbench import (
     percentile,
     setup_django,
     stop_process_group,
+    wait_answering,
 )
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/promodesk_payoutbench"
@@ -152,20 +153,8 @@ class Gunicorn:
             command, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
         )
 
-    def wait_ready(self, timeout: float = 60.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise SystemExit(f"gunicorn exited with {self.process.returncode}; see {self.log_path}")
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
-                conn.request("GET", "/accounts/login/")
-                if conn.getresponse().status == 200:
-                    return
-            except OSError:
-                pass
-            time.sleep(0.25)
-        raise SystemExit(f"gunicorn did not answer within {timeout:.0f} s; see {self.log_path}")
+    def wait_ready(self) -> None:
+        wait_answering(self.process, self.port, "/accounts/login/", name="gunicorn", log=self.log_path)
 
     def stop(self) -> None:
         stop_process_group(self.process)
