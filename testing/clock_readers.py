@@ -22,6 +22,7 @@ Only Python's clock is watched (PostgreSQL's now(), a Celery worker, Chromium ke
 time), as only Python's clock is moved by `--clock`.
 """
 
+import re
 import sys
 from pathlib import Path
 
@@ -127,7 +128,9 @@ def pytest_configure(config: pytest.Config) -> None:
     if getattr(config.option, "numprocesses", None) and not _is_worker(config):
         config.stash[_WATCH] = _Watch(config.rootpath)  # the controller only gathers what workers saw
         return
-    watch = _Watch(config.rootpath, config.getini("clock_stamps"))
+    stamps = config.getini("clock_stamps")
+    _check_stamps(config.rootpath, stamps)
+    watch = _Watch(config.rootpath, stamps)
     travel = time_machine.travel(0)
     travel.start()
     # time-machine's patched functions ask the top traveller for the time: ours, unless a test
@@ -135,6 +138,16 @@ def pytest_configure(config: pytest.Config) -> None:
     time_machine.traveller_stack[-1] = _Watcher(watch)
     watch.travel = travel
     config.stash[_WATCH] = watch
+
+
+def _check_stamps(root: Path, stamps: list[str]) -> None:
+    """Each clock_stamps entry names a function that is there: a misspelt or renamed one would
+    silently stop counting as a stamp (and its tests would run in every clock run again)."""
+    for stamp in stamps:
+        filename, _, function = stamp.rpartition(":")
+        path = root / filename
+        if not path.is_file() or not re.search(rf"^\s*def {re.escape(function)}\(", path.read_text(), re.MULTILINE):
+            raise pytest.UsageError(f"clock_stamps names {stamp!r}, but {filename} defines no {function}()")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -101,7 +101,9 @@ READERS = {
 }
 
 
-def run_pytest(tmp_path: Path, *args: str, helper: str = "") -> subprocess.CompletedProcess:
+def run_pytest(
+    tmp_path: Path, *args: str, helper: str = "", stamp: str = "helper.py:stamp"
+) -> subprocess.CompletedProcess:
     (tmp_path / "conftest.py").write_text(textwrap.dedent(INNER_CONFTEST))
     (tmp_path / "helper.py").write_text(
         "from django.utils import timezone\n\n\ndef today_here():\n    return timezone.localdate()\n"
@@ -110,7 +112,7 @@ def run_pytest(tmp_path: Path, *args: str, helper: str = "") -> subprocess.Compl
     (tmp_path / "test_inner.py").write_text(textwrap.dedent(INNER_TESTS))
     (tmp_path / "test_other.py").write_text(textwrap.dedent(INNER_OTHER_MODULE))
     # Not this project's settings: its own stamp only.
-    (tmp_path / "pytest.ini").write_text("[pytest]\nclock_stamps =\n    helper.py:stamp\n")
+    (tmp_path / "pytest.ini").write_text(f"[pytest]\nclock_stamps =\n    {stamp}\n")
     plugins = ["-p", "no:django", "-p", "no:cacheprovider", "-p", "testing.clock", "-p", "testing.clock_readers"]
     return subprocess.run(
         [sys.executable, "-m", "pytest", *plugins, *args],
@@ -162,3 +164,10 @@ def test_watching_and_moving_the_clock_do_not_go_together(tmp_path):
 
     assert result.returncode == pytest.ExitCode.USAGE_ERROR
     assert "cannot go with --clock" in result.stderr
+
+
+def test_a_stamp_that_names_no_function_stops_the_main_pass(tmp_path):
+    result = run_pytest(tmp_path, "--clock-readers-out=readers.txt", stamp="helper.py:stamped")
+
+    assert result.returncode != 0
+    assert "clock_stamps names 'helper.py:stamped', but helper.py defines no stamped()" in result.stderr
