@@ -126,7 +126,6 @@ def parse_config(text: str) -> tuple[str, list[str], bool]:
     compose; NginxFront)."""
     front = text.startswith("nginx:")
     text = text.removeprefix("nginx:")
-    label, options = "", []
     if text.startswith("sync") and text[4:].isdigit():
         label, options = f"sync, {text[4:]} workers", ["--workers", text[4:]]
     elif text.startswith("gthread"):

@@ -130,15 +130,15 @@ def wait_answering(process: subprocess.Popen, port: int, path: str, *, name: str
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise SystemExit(f"{name} exited with {process.returncode}; see {log}")
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
         try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
             conn.request("GET", path)
-            status = conn.getresponse().status
-            conn.close()
-            if status == 200:
+            if conn.getresponse().status == 200:
                 return
         except OSError:
-            pass
+            pass  # not listening yet: ask again after a moment
+        finally:
+            conn.close()
         time.sleep(0.1)
     raise SystemExit(f"{name} did not answer within {timeout:.0f} s; see {log}")
 
