@@ -16,8 +16,9 @@ draw can take. Then the statements of GET /api/v1/members/{card}/draws (Django's
 
 Then, for each gunicorn configuration in --configs (syncN: N sync workers; gthreadWxT: W workers
 of T threads; gthreadWxTcC: each worker holding at most C connections; "nginx:" before any of
-them: compose's deploy/nginx.conf in front, NginxFront), starts `gunicorn config.wsgi` on a free
-loopback port (APP_ENV=development, DEBUG off, the default ALLOWED_HOSTS), warms it up and drives
+them: compose's deploy/nginx.conf in front, NginxFront), starts `gunicorn config.wsgi --config
+config/gunicorn.conf.py` (the deployed settings: access log, worker hooks) on a free loopback port
+(APP_ENV=development, DEBUG off, the default ALLOWED_HOSTS), warms it up and drives
 it from --clients threads, each with its own keep-alive http.client connection, for --seconds or
 --max-requests requests, whichever comes first (bounded; traffic to 127.0.0.1 only):
 
@@ -167,6 +168,8 @@ def prepare(needed: int, rng: random.Random):
     for stale in Draw.objects.filter(series=series, status=DrawStatus.SCHEDULED, tickets_close_at__gt=now):
         draw_cancel(actor=actor, draw_id=stale.pk, reason="bench: a newer bench run started")
     at = (now + dt.timedelta(hours=3)).replace(second=0, microsecond=0)
+    while Draw.objects.filter(series=series, scheduled_at=at).exists():
+        at += dt.timedelta(minutes=1)  # a run in the same minute as an earlier one (one draw a moment)
     stamp = timezone.localtime(now).strftime("%Y%m%d-%H%M%S")
     draw = draw_schedule(
         actor=actor,
@@ -219,6 +222,10 @@ class Gunicorn:
         command = [
             str(Path(sys.executable).parent / "gunicorn"),  # this interpreter's venv (a worktree has none)
             "config.wsgi",
+            # The deployed settings (Procfile, Dockerfile, compose): the access log with its
+            # swipe masking, and the workers' hooks.
+            "--config",
+            "config/gunicorn.conf.py",
             "--bind",
             f"127.0.0.1:{self.port}",
             *options,

@@ -8,8 +8,9 @@ Uses its own small database (created if missing, then manage.py migrate). Each r
 through the project's services: a draw of yesterday at Gold Reef City run to its winner, a prize
 line of R5,000 cash and R500 +Play, and the winner's letter issued at the Rewards desk. Then
 --cashiers users of the cash desk role (at Gold Reef City) are signed in (a session each, made
-in this process) and `gunicorn config.wsgi` is started on a free loopback port (gthread:
---workers x --threads, so every POST has a worker thread and a database connection of its own).
+in this process) and `gunicorn config.wsgi --config config/gunicorn.conf.py` (the deployed
+settings) is started on a free loopback port (gthread: --workers x --threads, so every POST has a
+worker thread and a database connection of its own).
 
 Each cashier is a thread with its own keep-alive connection: it warms up (GET the letter's cash
 desk page), waits at a barrier with the others, then POSTs the same payout form
@@ -142,7 +143,14 @@ class Gunicorn:
         env["DJANGO_SETTINGS_MODULE"] = "config.settings"
         env.pop("ALLOWED_HOSTS", None)
         gunicorn = Path(sys.executable).parent / "gunicorn"
-        command = [str(gunicorn), "config.wsgi", "--bind", f"127.0.0.1:{self.port}"]
+        command = [
+            str(gunicorn),
+            "config.wsgi",
+            "--config",
+            "config/gunicorn.conf.py",
+            "--bind",
+            f"127.0.0.1:{self.port}",
+        ]
         command += ["--worker-class", "gthread", "--workers", str(workers), "--threads", str(threads)]
         # Each cashier's connection, opened by its warm-up GET, must live through the wait at the
         # barrier: on a loaded machine the others' warm-ups outlast gunicorn's 2 s keep-alive, and
