@@ -48,10 +48,18 @@ def browser_fixture():
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = saved
 
 
+def new_context(browser, live_server, **options):
+    """A context on the live server, as every journey opens one: the suite's timeout, and reduced
+    motion. Bootstrap scrolls smoothly otherwise, and Playwright's click waited for each scroll to
+    a button below the fold to settle (about a second a click on the draw page)."""
+    context = browser.new_context(base_url=live_server.url, reduced_motion="reduce", **options)
+    context.set_default_timeout(TIMEOUT_MS)
+    return context
+
+
 @pytest.fixture(name="page")
 def page_fixture(browser, live_server):
-    context = browser.new_context(base_url=live_server.url)
-    context.set_default_timeout(TIMEOUT_MS)
+    context = new_context(browser, live_server)
     page = context.new_page()
     yield page
     context.close()

@@ -32,7 +32,7 @@ from draws.tests.builders import closed_draw
 from members.tests.factories import MemberFactory
 from promotions.tests.factories import make_series
 from proxies.tests.factories import decline, nominate, nominee_for
-from testing.browser import PASSWORD, TIMEOUT_MS, browser_fixture, log_in  # noqa: F401
+from testing.browser import PASSWORD, browser_fixture, log_in, new_context  # noqa: F401
 from testing.db import server_url
 
 pytestmark = pytest.mark.browser
@@ -116,8 +116,7 @@ def test_draw_night_on_the_conductors_page_and_the_stage_screen(
         (manager, reverse("draws:detail", args=[draw.pk]), {"width": 1024, "height": 768}),
         (screen_user, reverse("draws:stage", args=[draw.pk]), {"width": 1920, "height": 1080}),
     ):
-        context = browser.new_context(base_url=live_server.url, viewport=viewport)
-        context.set_default_timeout(TIMEOUT_MS)
+        context = new_context(browser, live_server, viewport=viewport)
         page = context.new_page()
         log_in(page, user)
         page.goto(url)

@@ -16,7 +16,7 @@ from draws.models import Draw, DrawStatus
 from draws.tests.builders import closed_draw, pin_seed
 from members.tests.factories import MemberFactory
 from promotions.tests.factories import make_series
-from testing.browser import PASSWORD, TIMEOUT_MS, browser_fixture, log_in, page_fixture  # noqa: F401
+from testing.browser import PASSWORD, browser_fixture, log_in, new_context, page_fixture  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
@@ -122,8 +122,7 @@ def test_a_manager_runs_a_draw_with_a_no_show_and_the_auditor_verifies_it(
     _screenshot(page, tmp_path, "draw-complete")
 
     # The auditor, in a browser of their own, goes from the draw page to the record and verifies it.
-    context = browser.new_context(base_url=live_server.url, viewport=VIEWPORT)
-    context.set_default_timeout(TIMEOUT_MS)
+    context = new_context(browser, live_server, viewport=VIEWPORT)
     try:
         audit = context.new_page()
         log_in(audit, auditor)
@@ -188,3 +187,48 @@ def test_the_draw_page_follows_the_tick_and_another_managers_outcome_without_a_r
     # again and each such pick was redrawn at once (win once; seen: pick 5 after three repeats).
     expect(page.locator("#awaiting")).to_contain_text(re.compile(r"Pick (?!1 )\d+ "), timeout=3000)
     expect(page.locator("#run-status")).to_contain_text("1 of 2 winners")
+
+
+def test_what_the_conductor_set_for_the_winner_stays_when_the_window_ends(page, live_server, user_for, reference_data):
+    """The window's end swaps the run in again (No-show now offered): the ID seen, Receipt seen and
+    the reason being typed for that same winner stay, focus too; the next winner's form is clean."""
+    from core.audit import Actor
+    from draws.engine import draws_start_due, pick_outcome_record
+
+    manager = user_for(PROMOTIONS_MANAGER, username="promo.manager", password=PASSWORD)
+    at = timezone.now().replace(microsecond=0) - dt.timedelta(seconds=5)
+    series = make_series(windows=[{"day": -1, "open": "00:00", "close_before": 1}])
+    series.winners_per_draw = 2
+    series.presentation_seconds = 6
+    series.save()
+    draw, _ = closed_draw(series, at, [TICKETS_EACH] * len(NAMES), _entrants())
+    page.set_viewport_size(VIEWPORT)
+    log_in(page, manager)
+    page.goto(reverse("draws:detail", args=[draw.pk]))
+    draws_start_due()
+    expect(page.locator("#awaiting")).to_contain_text("Pick 1", timeout=3000)
+
+    id_seen, receipt = page.get_by_label("ID document seen (for Present)"), page.get_by_label("Receipt seen")
+    reason = page.get_by_label("Reason (for a disqualification)")
+    id_seen.select_option("passport")
+    receipt.check()
+    reason.fill("Card not in hand")
+    no_show = page.locator("#outcome-no-show")
+    expect(no_show).to_be_disabled()  # all set while the window is open
+    expect(no_show).to_be_enabled(timeout=10_000)
+    expect(page.locator("#countdown")).to_contain_text("The 6 seconds have passed")  # the server's run, swapped in
+    expect(id_seen).to_have_value("passport")
+    expect(receipt).to_be_checked()
+    expect(reason).to_have_value("Card not in hand")
+    expect(reason).to_be_focused()
+
+    # Recorded at another desk: the page follows to the next winner, with nothing carried to them.
+    pick = Draw.objects.get(pk=draw.pk).picks.get(outcome="")
+    pick_outcome_record(
+        actor=Actor.system("other-manager"), draw_id=draw.pk, pick_id=pick.pk, outcome="present", id_type_seen="sa_id"
+    )
+    reason.fill("")
+    page.locator("body").click()  # out of the field: the poll swaps the run in only when nobody is typing
+    expect(page.locator("#awaiting")).to_contain_text(re.compile(r"Pick (?!1 )\d+ "), timeout=5000)
+    expect(id_seen).to_have_value("")
+    expect(receipt).not_to_be_checked()

@@ -22,7 +22,7 @@ from prizes.models import BoardGame, PrizeLine
 from prizes.services import board_create
 from prizes.tests.test_conduct import LAST_THURSDAY, VAULT
 from promotions.tests.factories import make_series
-from testing.browser import PASSWORD, TIMEOUT_MS, browser_fixture, log_in  # noqa: F401
+from testing.browser import PASSWORD, browser_fixture, log_in, new_context  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -72,8 +72,7 @@ def test_the_conductor_draws_three_winners_records_the_vault_and_the_stage_and_r
         (manager, reverse("draws:detail", args=[draw.pk])),
         (screen_user, reverse("draws:stage", args=[draw.pk])),
     ):
-        context = browser.new_context(base_url=live_server.url, viewport={"width": 1024, "height": 768})
-        context.set_default_timeout(TIMEOUT_MS)
+        context = new_context(browser, live_server, viewport={"width": 1024, "height": 768})
         page = context.new_page()
         log_in(page, user)  # through the login page
         page.goto(url)

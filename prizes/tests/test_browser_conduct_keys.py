@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from core.roles import PROMOTIONS_MANAGER
 from prizes.models import GamePlay, PrizeLine
 from prizes.tests.test_conduct import LAST_THURSDAY, vault_draw
-from testing.browser import PASSWORD, TIMEOUT_MS, browser_fixture, log_in  # noqa: F401
+from testing.browser import PASSWORD, browser_fixture, log_in, new_context  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -29,8 +29,7 @@ def test_the_conductor_records_the_vault_with_w_and_k_and_finishes_with_enter(
 ):
     manager = user_for(PROMOTIONS_MANAGER, username="promo.manager", password=PASSWORD)
     draw, (first, second, third) = vault_draw()
-    context = browser.new_context(base_url=live_server.url, viewport={"width": 1024, "height": 768})
-    context.set_default_timeout(TIMEOUT_MS)
+    context = new_context(browser, live_server, viewport={"width": 1024, "height": 768})
     page = context.new_page()
     log_in(page, manager)
     page.goto(reverse("draws:detail", args=[draw.pk]))

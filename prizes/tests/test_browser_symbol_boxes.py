@@ -16,7 +16,7 @@ from core.roles import PROMOTIONS_MANAGER
 from prizes.models import BoardGame, GamePlay, PrizeLine
 from prizes.tests.test_conduct import LAST_THURSDAY, draw_of
 from prizes.tests.test_conduct_symbol_boxes import BOARD
-from testing.browser import PASSWORD, TIMEOUT_MS, browser_fixture, log_in  # noqa: F401
+from testing.browser import PASSWORD, browser_fixture, log_in, new_context  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -35,8 +35,7 @@ def test_the_conductor_plays_the_podiums_the_bonus_symbols_and_the_boxes_and_fin
     manager = user_for(PROMOTIONS_MANAGER, username="promo.manager", password=PASSWORD)
     draw, picks = draw_of(6, BoardGame.SYMBOL_BOXES, BOARD)  # six winners, present
     x, y = picks[4], picks[5]
-    context = browser.new_context(base_url=live_server.url, viewport={"width": 1024, "height": 768})
-    context.set_default_timeout(TIMEOUT_MS)
+    context = new_context(browser, live_server, viewport={"width": 1024, "height": 768})
     page = context.new_page()
     alert = page.get_by_role("alert")
 

@@ -40,13 +40,38 @@
     }, 250);
   }
 
+  // What the conductor has set for the winner still awaited (the ID seen, Receipt seen, a reason
+  // being typed) stays when the run is swapped in again for that same pick, as it is when the
+  // window ends; a new pick gets a clean form. Focus stays in the field it was in.
+  function carryOver(run, fresh) {
+    var before = run.querySelector("#outcome-form");
+    var after = fresh.querySelector("#outcome-form");
+    if (!before || !after) { return; }
+    var pick = function (form) { var field = form.querySelector("input[name=pick]"); return field && field.value; };
+    if (!pick(before) || pick(before) !== pick(after)) { return; }
+    var focused = document.activeElement;
+    before.querySelectorAll("select[id], textarea[id], input[id]:not([type=hidden])").forEach(function (field) {
+      var twin = after.querySelector("#" + CSS.escape(field.id));
+      if (!twin || twin.tagName !== field.tagName || twin.type !== field.type) { return; }
+      if (field.type === "checkbox" || field.type === "radio") {
+        twin.checked = field.checked;
+      } else if (field.tagName !== "SELECT" || twin.querySelector('option[value="' + CSS.escape(field.value) + '"]')) {
+        twin.value = field.value;
+      }
+      if (field === focused) { twin.setAttribute("data-refocus", ""); }
+    });
+  }
+
   function swapIn(html) {
     var run = document.getElementById("run");
     var holder = document.createElement("div");
     holder.innerHTML = html.trim();
     var fresh = holder.querySelector("#run");
     if (!run || !fresh) { return; }
+    carryOver(run, fresh);
     run.replaceWith(fresh);
+    var refocus = fresh.querySelector("[data-refocus]");
+    if (refocus) { refocus.removeAttribute("data-refocus"); refocus.focus(); }
     startCountdown(fresh);
     focusNext(fresh);
   }
