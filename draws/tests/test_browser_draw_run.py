@@ -156,6 +156,18 @@ def _first_serials(draw: Draw, count: int) -> list[int]:
     ]
 
 
+def _draw_due_now(**series_fields) -> Draw:
+    """A closed draw of two winners whose time has just come (the live server runs on the real clock)."""
+    at = timezone.now().replace(microsecond=0) - dt.timedelta(seconds=5)
+    series = make_series(windows=[{"day": -1, "open": "00:00", "close_before": 1}])
+    series.winners_per_draw = 2
+    for name, value in series_fields.items():
+        setattr(series, name, value)
+    series.save()
+    draw, _ = closed_draw(series, at, [TICKETS_EACH] * len(NAMES), _entrants())
+    return draw
+
+
 def test_the_draw_page_follows_the_tick_and_another_managers_outcome_without_a_reload(
     page, live_server, user_for, reference_data
 ):
@@ -163,11 +175,7 @@ def test_the_draw_page_follows_the_tick_and_another_managers_outcome_without_a_r
     from draws.engine import draws_start_due, pick_outcome_record
 
     manager = user_for(PROMOTIONS_MANAGER, username="promo.manager", password=PASSWORD)
-    at = timezone.now().replace(microsecond=0) - dt.timedelta(seconds=5)  # its time has just come
-    series = make_series(windows=[{"day": -1, "open": "00:00", "close_before": 1}])
-    series.winners_per_draw = 2
-    series.save()
-    draw, _ = closed_draw(series, at, [TICKETS_EACH] * len(NAMES), _entrants())
+    draw = _draw_due_now()
     page.set_viewport_size(VIEWPORT)
     log_in(page, manager)
     page.goto(reverse("draws:detail", args=[draw.pk]))
@@ -196,12 +204,7 @@ def test_what_the_conductor_set_for_the_winner_stays_when_the_window_ends(page, 
     from draws.engine import draws_start_due, pick_outcome_record
 
     manager = user_for(PROMOTIONS_MANAGER, username="promo.manager", password=PASSWORD)
-    at = timezone.now().replace(microsecond=0) - dt.timedelta(seconds=5)
-    series = make_series(windows=[{"day": -1, "open": "00:00", "close_before": 1}])
-    series.winners_per_draw = 2
-    series.presentation_seconds = 6
-    series.save()
-    draw, _ = closed_draw(series, at, [TICKETS_EACH] * len(NAMES), _entrants())
+    draw = _draw_due_now(presentation_seconds=6)
     page.set_viewport_size(VIEWPORT)
     log_in(page, manager)
     page.goto(reverse("draws:detail", args=[draw.pk]))
