@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/activation_api.py [--database-url postgres://postgres@127.0.0.1:5432/promodesk_bench]
         [--configs sync4,gthread2x8,gthread4x4] [--clients 32] [--seconds 20] [--max-requests 6000]
-        [--in-process 210] [--warm-up 64] [--rounds 3]
+        [--in-process 210] [--warm-up 64] [--rounds 3] [--paced 150,300] [--paced-seconds 5]
 
 Runs manage.py migrate on the bench database, then prepares a draw of the bench series
 (bench/drawbench.py: the realistic earning rule) at Gold Reef City whose ticket window is open
@@ -28,7 +28,13 @@ it from --clients threads, each with its own keep-alive http.client connection, 
 * write, 1 client: POST /api/v1/activations one at a time, the latency without queueing;
 * write: POST /api/v1/activations from --clients clients, every request for a DIFFERENT member
   (activations are once per member per draw);
-* read: GET /api/v1/members/{card}/draws for members of the pool.
+* read: GET /api/v1/members/{card}/draws for members of the pool;
+* paced write and read (--paced 150,300, --paced-seconds 5): the same requests offered at a fixed
+  rate by the --clients together (open loop: request i is due i / rate seconds after the start,
+  its latency counted from then). The phases above are closed loop (each client sends again as
+  soon as it is answered), which measures the most the server takes but fixes its mean latency
+  at clients / throughput (Little's law); a kiosk sends when a member swipes, whatever the others
+  wait for, so the paced phases give the latency at a load below that most.
 
 The login page, write and read phases alternate --rounds times (3), each round with its share of
 --seconds and --max-requests: this machine's speed drifts by as much as half from one minute to
@@ -86,6 +92,9 @@ TARGET_LOCK_MS = 2.0
 TARGET_RATIO = 0.75  # of the login page's requests/s in the same run
 WARM_UP_REQUESTS = 64  # per kind and configuration, not counted (--warm-up)
 SINGLE_CLIENT_REQUESTS = 100  # the one-client write phase: latency without queueing
+# Open-loop phases (--paced): half the ARCHITECTURE's "about 300 requests/s here", and that figure.
+PACED_RATES = (TARGET_RPS / 2, TARGET_RPS)
+PACED_WRITE, PACED_READ = "paced POST activations", "paced GET members/{card}/draws"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -312,12 +321,19 @@ def drive(
     seconds: float,
     headers: dict[str, str],
     keep_bodies: bool = False,
+    rate: float | None = None,
 ) -> Result:
     """Send `requests` (method, path, body) from `clients` threads, each on its own keep-alive
-    connection, until they are all sent or `seconds` have passed. Each request is sent once."""
+    connection, until they are all sent or `seconds` have passed. Each request is sent once.
+
+    With `rate` (requests a second, all clients together) the load is open: request i is due
+    i / rate seconds after the start, a client waits for it, and its latency counts from when it
+    was due, so a request sent late because every client was still waiting for an answer counts
+    that wait too (no coordinated omission). Without it each client sends as soon as it has its
+    answer (closed loop: the most the server can take)."""
     work: queue.SimpleQueue = queue.SimpleQueue()
-    for item in requests:
-        work.put(item)
+    for index, item in enumerate(requests):
+        work.put((index / rate if rate else None, item))
     result = Result(label)
     lock = threading.Lock()
     start_gate = threading.Barrier(clients + 1)
@@ -327,13 +343,17 @@ def drive(
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         latencies, statuses, bodies = [], Counter(), []
         start_gate.wait()
-        deadline = deadline_box[0]
+        deadline, start = deadline_box
         while time.perf_counter() < deadline:
             try:
-                method, path, body = work.get_nowait()
+                offset, (method, path, body) = work.get_nowait()
             except queue.Empty:
                 break
             began = time.perf_counter()
+            if offset is not None:
+                if (wait := start + offset - began) > 0:
+                    time.sleep(wait)
+                began = start + offset
             try:
                 conn.request(method, path, body=body, headers=headers)
                 response = conn.getresponse()
@@ -359,7 +379,7 @@ def drive(
     for thread in threads:
         thread.start()
     began = time.perf_counter()
-    deadline_box.append(began + seconds)
+    deadline_box += [began + seconds, began]
     start_gate.wait()
     for thread in threads:
         thread.join(timeout=seconds + 120)
@@ -641,10 +661,25 @@ def main() -> None:
         help="the login page, write and read phases alternate this many times, each round a share of"
         " --seconds and --max-requests (default 3)",
     )
+    parser.add_argument(
+        "--paced",
+        default=",".join(f"{rate:g}" for rate in PACED_RATES),
+        help="open-loop phases: requests a second offered by the --clients together, comma-separated;"
+        f" each for --paced-seconds, latency from each request's due time (default"
+        f" {','.join(f'{rate:g}' for rate in PACED_RATES)}; empty: none)",
+    )
+    parser.add_argument("--paced-seconds", type=float, default=5.0, help="each paced phase (default 5)")
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
+    try:
+        paced_rates = [float(text) for text in args.paced.split(",") if text.strip()]
+    except ValueError:
+        parser.error("--paced takes requests a second, e.g. 150,300")
+    if any(rate <= 0 for rate in paced_rates):
+        parser.error("--paced rates must be above 0")
+    paced_counts = [max(1, round(rate * args.paced_seconds)) for rate in paced_rates]
     single_client = min(SINGLE_CLIENT_REQUESTS, args.max_requests)
     configs = [parse_config(text.strip()) for text in args.configs.split(",") if text.strip()]
 
@@ -656,7 +691,7 @@ def main() -> None:
     from draws.services import draw_cancel
 
     rng = random.Random(args.seed)
-    per_config = args.warm_up + single_client + args.max_requests
+    per_config = args.warm_up + single_client + args.max_requests + sum(paced_counts)
     needed = len(configs) * per_config + args.in_process
     draw, device, token, cards, holders, open_draws = prepare(needed, rng)
     print(
@@ -705,7 +740,7 @@ def main() -> None:
 
                 def phase(
                     name, requests, *, keep=False, clients=args.clients, auth=True, seconds=args.seconds,
-                    port=port, meter=meter,
+                    rate=None, port=port, meter=meter,
                 ):  # fmt: skip
                     meter.start()
                     result = drive(
@@ -716,6 +751,7 @@ def main() -> None:
                         seconds=seconds,
                         headers=headers if auth else {},
                         keep_bodies=keep,
+                        rate=rate,
                     )
                     meter.stop(result)
                     return result
@@ -771,11 +807,27 @@ def main() -> None:
                     keep=True,
                     clients=1,
                 )
-                for made in (single, write):
+                # Open load at fixed rates: the latency a kiosk sees below the most the server takes.
+                paced = []
+                for rate, count in zip(paced_rates, paced_counts, strict=True):
+                    # Twice the phase's length at most: a server that falls behind still ends it.
+                    limit = 2 * args.paced_seconds + 5
+                    paced.append(
+                        phase(
+                            f"{PACED_WRITE} {rate:g}/s",
+                            activation_requests(take(count), draw.pk),
+                            keep=True,
+                            rate=rate,
+                            seconds=limit,
+                        )
+                    )
+                    reads_due = read_requests(read_cards, count, rng)
+                    paced.append(phase(f"{PACED_READ} {rate:g}/s", reads_due, rate=rate, seconds=limit))
+                for made in (single, write, *paced):
                     created += made.statuses.get(201, 0)
                     receipts.extend(json.loads(body) for body in made.bodies)
                 results = [(login, None), (unauthorised, login), (openapi, login), (single, login)]
-                results += [(write, login), (read, login)]
+                results += [(write, login), (read, login)] + [(result, None) for result in paced]
                 reports.append((label, results))
                 print(
                     f"  {'':<34} {'reqs':>6} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8}"
@@ -824,11 +876,19 @@ def main() -> None:
                 ratio = ratio_to(result, base) if base else 0.0
                 fast = ratio >= TARGET_RATIO and result.pct(0.99) <= TARGET_P99_MS
                 verdict = f"{ratio:.2f}x login, {'met' if fast else 'MISSED'}"
+            elif result.label.startswith((PACED_WRITE, PACED_READ)):
+                verdict = f"p99 {'met' if result.pct(0.99) <= TARGET_P99_MS else 'MISSED'} at this load"
             print(
                 f"{label:<34} {result.label:<32} {result.rps:>7.1f} {result.pct(0.5):>7.1f} {result.pct(0.95):>7.1f}"
                 f" {result.pct(0.99):>8.1f} {result.app_cpu_ms:>7.1f} {result.db_cpu_ms:>6.1f}  {verdict}"
             )
     print("(app CPU / db CPU: milliseconds of CPU per request in gunicorn's processes and in PostgreSQL's backends)")
+    if paced_rates:
+        print(
+            f"(paced: {args.clients} clients offering that many requests a second together, open loop; latency from"
+            " each request's due time. The other multi-client phases are closed loop: each client sends again as soon"
+            f" as it is answered, so their mean latency is {args.clients} / (requests a second), Little's law.)"
+        )
     if problems:
         print("VERIFICATION FAILED: " + "; ".join(problems))
         sys.exit(1)
