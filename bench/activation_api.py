@@ -809,9 +809,8 @@ def main() -> None:
                 )
                 # Open load at fixed rates: the latency a kiosk sees below the most the server takes.
                 paced = []
+                limit = 2 * args.paced_seconds + 5  # a server that falls behind still ends the phase
                 for rate, count in zip(paced_rates, paced_counts, strict=True):
-                    # Twice the phase's length at most: a server that falls behind still ends it.
-                    limit = 2 * args.paced_seconds + 5
                     paced.append(
                         phase(
                             f"{PACED_WRITE} {rate:g}/s",
