@@ -661,12 +661,12 @@ def main() -> None:
         help="the login page, write and read phases alternate this many times, each round a share of"
         " --seconds and --max-requests (default 3)",
     )
+    paced_default = ",".join(f"{rate:g}" for rate in PACED_RATES)
     parser.add_argument(
         "--paced",
-        default=",".join(f"{rate:g}" for rate in PACED_RATES),
+        default=paced_default,
         help="open-loop phases: requests a second offered by the --clients together, comma-separated;"
-        f" each for --paced-seconds, latency from each request's due time (default"
-        f" {','.join(f'{rate:g}' for rate in PACED_RATES)}; empty: none)",
+        f" each for --paced-seconds, latency from each request's due time (default {paced_default}; empty: none)",
     )
     parser.add_argument("--paced-seconds", type=float, default=5.0, help="each paced phase (default 5)")
     parser.add_argument("--seed", type=int, default=5)

@@ -42,14 +42,16 @@
 
   // What the conductor has set for the winner still awaited (the ID seen, Receipt seen, a reason
   // being typed) stays when the run is swapped in again for that same pick, as it is when the
-  // window ends; a new pick gets a clean form. Focus stays in the field it was in.
+  // window ends; a new pick gets a clean form. Returns the field to focus again: the twin of the
+  // one the conductor was in (null: none).
   function carryOver(run, fresh) {
     var before = run.querySelector("#outcome-form");
     var after = fresh.querySelector("#outcome-form");
-    if (!before || !after) { return; }
+    if (!before || !after) { return null; }
     var pick = function (form) { var field = form.querySelector("input[name=pick]"); return field && field.value; };
-    if (!pick(before) || pick(before) !== pick(after)) { return; }
+    if (!pick(before) || pick(before) !== pick(after)) { return null; }
     var focused = document.activeElement;
+    var refocus = null;
     before.querySelectorAll("select[id], textarea[id], input[id]:not([type=hidden])").forEach(function (field) {
       var twin = after.querySelector("#" + CSS.escape(field.id));
       if (!twin || twin.tagName !== field.tagName || twin.type !== field.type) { return; }
@@ -58,8 +60,9 @@
       } else if (field.tagName !== "SELECT" || twin.querySelector('option[value="' + CSS.escape(field.value) + '"]')) {
         twin.value = field.value;
       }
-      if (field === focused) { twin.setAttribute("data-refocus", ""); }
+      if (field === focused) { refocus = twin; }
     });
+    return refocus;
   }
 
   function swapIn(html) {
@@ -68,10 +71,9 @@
     holder.innerHTML = html.trim();
     var fresh = holder.querySelector("#run");
     if (!run || !fresh) { return; }
-    carryOver(run, fresh);
+    var refocus = carryOver(run, fresh);
     run.replaceWith(fresh);
-    var refocus = fresh.querySelector("[data-refocus]");
-    if (refocus) { refocus.removeAttribute("data-refocus"); refocus.focus(); }
+    if (refocus) { refocus.focus(); }
     startCountdown(fresh);
     focusNext(fresh);
   }
