@@ -20,6 +20,36 @@ DATE_MIN = dt.date(1900, 1, 1)
 DATE_MAX = dt.date(2100, 12, 31)
 DATE_OUT_OF_RANGE = "Enter a date between 1900 and 2100."
 
+# Times are 24-hour everywhere (SCREENS.md, "One format"). A native time or datetime-local input
+# shows the browser's own clock instead (08:00 AM in an en-US browser), so a time is typed as text
+# in the one format, as a ticket window's close and the schedule's list of dates already are.
+CLOCK_PATTERN = "([01][0-9]|2[0-3]):[0-5][0-9]"
+
+
+class ClockInput(forms.TimeInput):
+    """A time of day, typed HH:MM on the 24-hour clock."""
+
+    input_type = "text"
+
+    def __init__(self, attrs=None):
+        clock = {"placeholder": "HH:MM", "pattern": CLOCK_PATTERN, "maxlength": 5, "title": "24-hour, e.g. 13:00"}
+        super().__init__({**clock, **(attrs or {})}, format="%H:%M")
+
+
+class DateClockInput(forms.DateTimeInput):
+    """A date and time, typed YYYY-MM-DD HH:MM on the 24-hour clock (an ISO "T" is taken too)."""
+
+    input_type = "text"
+
+    def __init__(self, attrs=None):
+        clock = {
+            "placeholder": "YYYY-MM-DD HH:MM",
+            "pattern": f"[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}[ T]{CLOCK_PATTERN}",
+            "maxlength": 16,
+            "title": "Date and 24-hour time, e.g. 2026-12-05 13:00",
+        }
+        super().__init__({**clock, **(attrs or {})}, format="%Y-%m-%d %H:%M")
+
 
 def refuse_unsafe_text(value: str) -> None:
     """A NUL byte cannot be stored (PostgreSQL refuses it) and a lone surrogate cannot be
@@ -191,6 +221,8 @@ class BoundedDateTimeField(forms.DateTimeField):
         return moment
 
     def widget_attrs(self, widget):
+        if widget.input_type != "datetime-local":  # a typed DateClockInput has no range to show
+            return super().widget_attrs(widget)
         return {**super().widget_attrs(widget), "min": f"{DATE_MIN}T00:00", "max": f"{DATE_MAX}T23:59"}
 
 

@@ -3,7 +3,16 @@ import datetime as dt
 from django import forms
 from django.utils import timezone
 
-from core.forms import DATE_MAX, DATE_MIN, DATE_OUT_OF_RANGE, BoundedDateField, BoundedDateTimeField, GuardedForm
+from core.forms import (
+    DATE_MAX,
+    DATE_MIN,
+    DATE_OUT_OF_RANGE,
+    BoundedDateField,
+    BoundedDateTimeField,
+    ClockInput,
+    DateClockInput,
+    GuardedForm,
+)
 from draws.models import DrawStatus
 from members.selectors import normalise_lookup
 
@@ -11,8 +20,6 @@ DATE = forms.DateInput(attrs={"type": "date"})
 WEEKDAYS = [
     (i, name) for i, name in enumerate(["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"])
 ]
-
-LOCAL_DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
 
 ALL_PROPERTIES = "all"
@@ -67,7 +74,7 @@ class DrawListFilter(GuardedForm):
 class DrawMoveForm(GuardedForm):
     scheduled_at = BoundedDateTimeField(
         label="New date and time",
-        widget=LOCAL_DATETIME,
+        widget=DateClockInput(),
         help_text="Johannesburg time. The ticket, proxy and decline windows are laid anew from the series.",
     )
     reason = forms.CharField(
@@ -112,7 +119,7 @@ class ScheduleDrawsForm(GuardedForm):
     weekday = forms.TypedChoiceField(choices=[("", "—"), *WEEKDAYS], coerce=int, required=False, empty_value=None)
     first = BoundedDateField(required=False, widget=DATE)
     last = BoundedDateField(required=False, widget=DATE)
-    time = forms.TimeField(required=False, widget=forms.TimeInput(attrs={"type": "time"}))
+    time = forms.TimeField(required=False, widget=ClockInput())
     dates = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 4, "placeholder": "2026-07-25 21:00"}),

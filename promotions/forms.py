@@ -1,7 +1,7 @@
 from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
 
-from core.forms import BoundedDateField, BoundedDateTimeField, GuardedModelForm
+from core.forms import BoundedDateField, BoundedDateTimeField, ClockInput, DateClockInput, GuardedModelForm
 from members.models import Tier
 from promotions.models import DrawSeries, EarningRule, Promotion
 from promotions.rules import (
@@ -118,7 +118,7 @@ class SeriesForm(GuardedModelForm):
             "one_selection_per_draw",
             "paid_at_device",
         ]
-        widgets = {"proxies_open": forms.TimeInput(attrs={"type": "time"})}
+        widgets = {"proxies_open": ClockInput()}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -135,9 +135,7 @@ class SeriesForm(GuardedModelForm):
                 required=False,
                 widget=forms.Select(attrs={"class": "form-select form-select-sm"}),
             )
-            self.fields[f"window{row}_open"] = forms.TimeField(
-                label="Opens", required=False, widget=forms.TimeInput(attrs={"type": "time", **small}, format="%H:%M")
-            )
+            self.fields[f"window{row}_open"] = forms.TimeField(label="Opens", required=False, widget=ClockInput(small))
             self.fields[f"window{row}_close"] = forms.CharField(
                 label="Closes at",
                 required=False,
@@ -248,9 +246,9 @@ class EarningRuleForm(GuardedModelForm):
         ]
         field_classes = {"fixed_start": BoundedDateTimeField, "fixed_end": BoundedDateTimeField}
         widgets = {
-            "fixed_start": forms.DateTimeInput(attrs={"type": "datetime-local"}),
-            "fixed_end": forms.DateTimeInput(attrs={"type": "datetime-local"}),
-            "period_start_time": forms.TimeInput(attrs={"type": "time"}),
+            "fixed_start": DateClockInput(),
+            "fixed_end": DateClockInput(),
+            "period_start_time": ClockInput(),
             "assumptions": forms.Textarea(attrs={"rows": 3}),
         }
         help_texts = {

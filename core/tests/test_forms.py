@@ -3,7 +3,7 @@ import datetime as dt
 import pytest
 from django import forms
 
-from core.forms import BoundedDateField, BoundedDateTimeField, GuardedForm
+from core.forms import BoundedDateField, BoundedDateTimeField, ClockInput, DateClockInput, GuardedForm
 
 
 class NameForm(GuardedForm):
@@ -65,3 +65,81 @@ def test_a_date_and_time_outside_the_range_is_refused(moment):
 def test_the_date_picker_is_told_the_range():
     html = str(Dates()["day"])
     assert 'min="1900-01-01"' in html and 'max="2100-12-31"' in html
+
+
+# --- Times on the 24-hour clock (SCREENS.md, "One format") ------------------------------------
+
+
+def _project_form_classes() -> list[type[forms.BaseForm]]:
+    """Every form class defined in the project's *forms modules."""
+    import importlib
+    import inspect
+    import pkgutil
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    found = []
+    for app in ("core", "members", "promotions", "draws", "proxies", "prizes", "records"):
+        for module in pkgutil.iter_modules([str(root / app)]):
+            if module.name.endswith("forms"):
+                loaded = importlib.import_module(f"{app}.{module.name}")
+                found += [
+                    value
+                    for value in vars(loaded).values()
+                    if inspect.isclass(value)
+                    and issubclass(value, forms.BaseForm)
+                    and value.__module__ == loaded.__name__
+                ]
+    return found
+
+
+@pytest.mark.django_db
+def test_no_form_offers_the_browser_s_own_clock():
+    """A native time or datetime-local input shows 08:00 AM in an en-US browser: every time is a
+    ClockInput or DateClockInput instead, including the fields a form adds when it is made."""
+    from draws.forms import DrawMoveForm, ScheduleDrawsForm
+    from promotions.forms import EarningRuleForm, SeriesForm
+    from promotions.rules import WINDOWS_MAX
+
+    classes = _project_form_classes()
+    assert {DrawMoveForm, ScheduleDrawsForm, SeriesForm, EarningRuleForm} <= set(classes)
+    native = [
+        f"{form_class.__name__}.{name}"
+        for form_class in classes
+        for name, field in form_class.base_fields.items()
+        if getattr(field.widget, "input_type", "") in ("time", "datetime-local")
+    ]
+    assert native == []
+    typed = {}
+    for form_class in (DrawMoveForm, ScheduleDrawsForm, SeriesForm, EarningRuleForm):
+        html = str(form_class())
+        assert 'type="time"' not in html and 'type="datetime-local"' not in html
+        typed[form_class.__name__] = sorted(
+            name for name, field in form_class().fields.items() if isinstance(field.widget, ClockInput | DateClockInput)
+        )
+    assert typed == {
+        "DrawMoveForm": ["scheduled_at"],
+        "ScheduleDrawsForm": ["time"],
+        "SeriesForm": sorted(["proxies_open", *(f"window{row}_open" for row in range(1, WINDOWS_MAX + 1))]),
+        "EarningRuleForm": ["fixed_end", "fixed_start", "period_start_time"],
+    }
+
+
+def test_a_time_shows_and_reads_on_the_24_hour_clock():
+    assert 'value="13:05"' in ClockInput().render("t", dt.time(13, 5))
+    assert 'value="2026-12-05 21:00"' in DateClockInput().render("m", dt.datetime(2026, 12, 5, 21, 0))
+
+    class ClockForm(forms.Form):
+        at = forms.TimeField(widget=ClockInput())
+        moment = BoundedDateTimeField(widget=DateClockInput())
+
+    typed = ClockForm({"at": "21:00", "moment": "2026-12-05 21:00"})
+    assert typed.is_valid(), typed.errors
+    assert typed.cleaned_data["at"] == dt.time(21, 0)
+    assert typed.cleaned_data["moment"].replace(tzinfo=None) == dt.datetime(2026, 12, 5, 21, 0)
+    assert ClockForm({"at": "21:00", "moment": "2026-12-05T21:00"}).is_valid()  # an ISO "T", as before
+    twelve_hour = ClockForm({"at": "9:00 PM", "moment": "2026-12-05 9:00 PM"})
+    assert set(twelve_hour.errors) == {"at", "moment"}
+    # A typed moment has no calendar range to show; the date's bounds are still enforced.
+    assert "min" not in ClockForm().fields["moment"].widget.attrs
+    assert "moment" in ClockForm({"at": "21:00", "moment": "2101-01-01 00:00"}).errors

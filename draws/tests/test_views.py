@@ -258,7 +258,7 @@ def test_moving_one_draw_leaves_the_other_draws_of_the_series_unchanged(manager,
     first, middle, last = (make_draw(series, at) for at in wednesdays)
 
     form = manager.get(reverse("draws:move", args=[middle.pk]))
-    assert 'value="2025-10-22T13:00"' in form.content.decode()  # the current time, local
+    assert 'value="2025-10-22 13:00"' in form.content.decode()  # the current time, local, 24-hour
     response = manager.post(
         reverse("draws:move", args=[middle.pk]),
         {"scheduled_at": "2025-10-21T13:00", "reason": "Diwali function on the stage on the 22nd"},
