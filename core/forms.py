@@ -212,18 +212,14 @@ class BoundedDateField(forms.DateField):
 
 
 class BoundedDateTimeField(forms.DateTimeField):
-    """A date and time whose date is between DATE_MIN and DATE_MAX."""
+    """A date and time whose date is between DATE_MIN and DATE_MAX (typed in a DateClockInput,
+    which has no calendar to tell the range)."""
 
     def to_python(self, value):
         moment = super().to_python(value)
         if moment is not None:
             _check_bounds(moment.date())
         return moment
-
-    def widget_attrs(self, widget):
-        if widget.input_type != "datetime-local":  # a typed DateClockInput has no range to show
-            return super().widget_attrs(widget)
-        return {**super().widget_attrs(widget), "min": f"{DATE_MIN}T00:00", "max": f"{DATE_MAX}T23:59"}
 
 
 def submit(request: HttpRequest, form: forms.Form, action: Callable[[], T]) -> T | None:
