@@ -6,10 +6,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from core.audit_words import OBJECT_KINDS, SYSTEM_ACTORS, action_choices, area_prefixes, device_actors
-from core.forms import BoundedDateField, GuardedForm
+from core.forms import DATE_INPUT, BoundedDateField, GuardedForm
 from core.models import AuditEvent
-
-DATE = forms.DateInput(attrs={"type": "date"})
 
 
 class AuditFilterForm(GuardedForm):
@@ -19,8 +17,8 @@ class AuditFilterForm(GuardedForm):
     actor = forms.ChoiceField(required=False, label="Who")
     object_type = forms.ChoiceField(required=False, label="About")
     object_id = forms.CharField(required=False, label="Its number", max_length=64)
-    date_from = BoundedDateField(required=False, label="From", widget=DATE)
-    date_to = BoundedDateField(required=False, label="To", widget=DATE)
+    date_from = BoundedDateField(required=False, label="From", widget=DATE_INPUT)
+    date_to = BoundedDateField(required=False, label="To", widget=DATE_INPUT)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -20,6 +20,10 @@ DATE_MIN = dt.date(1900, 1, 1)
 DATE_MAX = dt.date(2100, 12, 31)
 DATE_OUT_OF_RANGE = "Enter a date between 1900 and 2100."
 
+# A date keeps the browser's picker and its calendar; the picker shows the date in the browser's
+# own order (2026/12/01 in en-ZA), and the form reads it as YYYY-MM-DD whatever that order.
+DATE_INPUT = forms.DateInput(attrs={"type": "date"})
+
 # Times are 24-hour everywhere (SCREENS.md, "One format"). A native time or datetime-local input
 # shows the browser's own clock instead (08:00 AM in an en-US browser), so a time is typed as text
 # in the one format, as a ticket window's close and the schedule's list of dates already are.

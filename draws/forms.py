@@ -4,6 +4,7 @@ from django import forms
 from django.utils import timezone
 
 from core.forms import (
+    DATE_INPUT,
     DATE_MAX,
     DATE_MIN,
     DATE_OUT_OF_RANGE,
@@ -16,7 +17,6 @@ from core.forms import (
 from draws.models import DrawStatus
 from members.selectors import normalise_lookup
 
-DATE = forms.DateInput(attrs={"type": "date"})
 WEEKDAYS = [
     (i, name) for i, name in enumerate(["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"])
 ]
@@ -35,8 +35,8 @@ class DrawListFilter(GuardedForm):
     property = forms.ChoiceField(required=False)
     promotion = forms.TypedChoiceField(required=False, coerce=int, empty_value=None)
     status = forms.ChoiceField(required=False)
-    date_from = BoundedDateField(required=False, label="From", widget=DATE)
-    date_to = BoundedDateField(required=False, label="To", widget=DATE)
+    date_from = BoundedDateField(required=False, label="From", widget=DATE_INPUT)
+    date_to = BoundedDateField(required=False, label="To", widget=DATE_INPUT)
 
     def __init__(self, data, *, properties, promotions, default_property: str | None = None):
         data = data.copy()
@@ -117,8 +117,8 @@ class ScheduleDrawsForm(GuardedForm):
     """Either every given weekday between two dates, or a list of date-times, or both."""
 
     weekday = forms.TypedChoiceField(choices=[("", "—"), *WEEKDAYS], coerce=int, required=False, empty_value=None)
-    first = BoundedDateField(required=False, widget=DATE)
-    last = BoundedDateField(required=False, widget=DATE)
+    first = BoundedDateField(required=False, widget=DATE_INPUT)
+    last = BoundedDateField(required=False, widget=DATE_INPUT)
     time = forms.TimeField(required=False, widget=ClockInput())
     dates = forms.CharField(
         required=False,

@@ -4,12 +4,10 @@ import re
 from django import forms
 from django.utils import timezone
 
-from core.forms import BoundedDateField, GuardedForm
+from core.forms import DATE_INPUT, BoundedDateField, GuardedForm
 from members.identity import IdType
 from members.models import ExclusionKind, ImportKind, ImportStatus, Property, Tier
 from members.phones import normalise_phone
-
-DATE = forms.DateInput(attrs={"type": "date"})
 
 
 class TextDateField(BoundedDateField):
@@ -174,9 +172,9 @@ class ExclusionForm(GuardedForm):
     full_name = forms.CharField(max_length=121)
     kind = forms.ChoiceField(choices=ExclusionKind.choices)
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}))
-    starts_on = BoundedDateField(widget=DATE, initial=timezone.localdate)
+    starts_on = BoundedDateField(widget=DATE_INPUT, initial=timezone.localdate)
     ends_on = BoundedDateField(
-        required=False, widget=DATE, label="Last day", help_text="In force to the end of this day. Empty: no end."
+        required=False, widget=DATE_INPUT, label="Last day", help_text="In force to the end of this day. Empty: no end."
     )
 
     def clean(self):

@@ -1,7 +1,7 @@
 from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
 
-from core.forms import BoundedDateField, BoundedDateTimeField, ClockInput, DateClockInput, GuardedModelForm
+from core.forms import DATE_INPUT, BoundedDateField, BoundedDateTimeField, ClockInput, DateClockInput, GuardedModelForm
 from members.models import Tier
 from promotions.models import DrawSeries, EarningRule, Promotion
 from promotions.rules import (
@@ -19,8 +19,6 @@ from promotions.rules import (
     windows_parse,
 )
 from promotions.rules import WEEKDAYS as WEEKDAYS_PLURAL
-
-DATE = forms.DateInput(attrs={"type": "date"})
 
 
 class PromotionForm(GuardedModelForm):
@@ -54,7 +52,7 @@ class PromotionForm(GuardedModelForm):
             "collection_days",
             "collection_place",
         ]
-        widgets = {"starts_on": DATE, "ends_on": DATE, "properties": forms.CheckboxSelectMultiple}
+        widgets = {"starts_on": DATE_INPUT, "ends_on": DATE_INPUT, "properties": forms.CheckboxSelectMultiple}
         field_classes = {"starts_on": BoundedDateField, "ends_on": BoundedDateField}
 
     def clean_collection_days(self):
