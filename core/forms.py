@@ -55,6 +55,13 @@ class DateClockInput(forms.DateTimeInput):
         super().__init__({**clock, **(attrs or {})}, format="%Y-%m-%d %H:%M")
 
 
+class ClockField(forms.TimeField):
+    """A time of day in a ClockInput, refused in words that say how to type it."""
+
+    widget = ClockInput
+    default_error_messages = {"invalid": "Enter a valid time. Type it as HH:MM on the 24-hour clock, e.g. 13:00."}
+
+
 def refuse_unsafe_text(value: str) -> None:
     """A NUL byte cannot be stored (PostgreSQL refuses it) and a lone surrogate cannot be
     encoded to show or export: refuse both as a form error, never a server error. Over HTTP a
@@ -216,8 +223,14 @@ class BoundedDateField(forms.DateField):
 
 
 class BoundedDateTimeField(forms.DateTimeField):
-    """A date and time whose date is between DATE_MIN and DATE_MAX (typed in a DateClockInput,
-    which has no calendar to tell the range)."""
+    """A date and time whose date is between DATE_MIN and DATE_MAX, typed in a DateClockInput
+    (which has no calendar to tell the range)."""
+
+    widget = DateClockInput
+    default_error_messages = {
+        "invalid": "Enter a valid date and time. Type it as YYYY-MM-DD HH:MM on the 24-hour clock, "
+        "e.g. 2026-12-05 13:00."
+    }
 
     def to_python(self, value):
         moment = super().to_python(value)

@@ -10,8 +10,7 @@ from core.forms import (
     DATE_OUT_OF_RANGE,
     BoundedDateField,
     BoundedDateTimeField,
-    ClockInput,
-    DateClockInput,
+    ClockField,
     GuardedForm,
 )
 from draws.models import DrawStatus
@@ -74,7 +73,6 @@ class DrawListFilter(GuardedForm):
 class DrawMoveForm(GuardedForm):
     scheduled_at = BoundedDateTimeField(
         label="New date and time",
-        widget=DateClockInput(),
         help_text="Johannesburg time. The ticket, proxy and decline windows are laid anew from the series.",
     )
     reason = forms.CharField(
@@ -119,7 +117,7 @@ class ScheduleDrawsForm(GuardedForm):
     weekday = forms.TypedChoiceField(choices=[("", "—"), *WEEKDAYS], coerce=int, required=False, empty_value=None)
     first = BoundedDateField(required=False, widget=DATE_INPUT)
     last = BoundedDateField(required=False, widget=DATE_INPUT)
-    time = forms.TimeField(required=False, widget=ClockInput())
+    time = ClockField(required=False)
     dates = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 4, "placeholder": "2026-07-25 21:00"}),

@@ -1,7 +1,7 @@
 from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
 
-from core.forms import DATE_INPUT, BoundedDateField, BoundedDateTimeField, ClockInput, DateClockInput, GuardedModelForm
+from core.forms import DATE_INPUT, BoundedDateField, BoundedDateTimeField, ClockField, ClockInput, GuardedModelForm
 from members.models import Tier
 from promotions.models import DrawSeries, EarningRule, Promotion
 from promotions.rules import (
@@ -116,7 +116,7 @@ class SeriesForm(GuardedModelForm):
             "one_selection_per_draw",
             "paid_at_device",
         ]
-        widgets = {"proxies_open": ClockInput()}
+        field_classes = {"proxies_open": ClockField}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -133,7 +133,7 @@ class SeriesForm(GuardedModelForm):
                 required=False,
                 widget=forms.Select(attrs={"class": "form-select form-select-sm"}),
             )
-            self.fields[f"window{row}_open"] = forms.TimeField(label="Opens", required=False, widget=ClockInput(small))
+            self.fields[f"window{row}_open"] = ClockField(label="Opens", required=False, widget=ClockInput(small))
             self.fields[f"window{row}_close"] = forms.CharField(
                 label="Closes at",
                 required=False,
@@ -242,11 +242,12 @@ class EarningRuleForm(GuardedModelForm):
             "equal_opportunity_tickets",
             "assumptions",
         ]
-        field_classes = {"fixed_start": BoundedDateTimeField, "fixed_end": BoundedDateTimeField}
+        field_classes = {
+            "fixed_start": BoundedDateTimeField,
+            "fixed_end": BoundedDateTimeField,
+            "period_start_time": ClockField,
+        }
         widgets = {
-            "fixed_start": DateClockInput(),
-            "fixed_end": DateClockInput(),
-            "period_start_time": ClockInput(),
             "assumptions": forms.Textarea(attrs={"rows": 3}),
         }
         help_texts = {

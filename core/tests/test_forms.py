@@ -3,7 +3,7 @@ import datetime as dt
 import pytest
 from django import forms
 
-from core.forms import BoundedDateField, BoundedDateTimeField, ClockInput, DateClockInput, GuardedForm
+from core.forms import BoundedDateField, BoundedDateTimeField, ClockField, ClockInput, DateClockInput, GuardedForm
 
 
 class NameForm(GuardedForm):
@@ -71,18 +71,22 @@ def test_the_date_picker_is_told_the_range():
 
 
 def _project_form_classes() -> list[type[forms.BaseForm]]:
-    """Every form class defined in the project's *forms modules."""
+    """Every form class defined in a *forms module of the project's own apps (not Django's)."""
     import importlib
     import inspect
     import pkgutil
     from pathlib import Path
 
+    from django.apps import apps
+
     root = Path(__file__).resolve().parents[2]
     found = []
-    for app in ("core", "members", "promotions", "draws", "proxies", "prizes", "records"):
-        for module in pkgutil.iter_modules([str(root / app)]):
+    for app in apps.get_app_configs():
+        if Path(app.path).parent != root:  # an installed package (the venv may lie inside the checkout)
+            continue
+        for module in pkgutil.iter_modules([app.path]):
             if module.name.endswith("forms"):
-                loaded = importlib.import_module(f"{app}.{module.name}")
+                loaded = importlib.import_module(f"{app.name}.{module.name}")
                 found += [
                     value
                     for value in vars(loaded).values()
@@ -112,10 +116,11 @@ def test_no_form_offers_the_browser_s_own_clock():
     assert native == []
     typed = {}
     for form_class in (DrawMoveForm, ScheduleDrawsForm, SeriesForm, EarningRuleForm):
-        html = str(form_class())
+        form = form_class()
+        html = str(form)
         assert 'type="time"' not in html and 'type="datetime-local"' not in html
         typed[form_class.__name__] = sorted(
-            name for name, field in form_class().fields.items() if isinstance(field.widget, ClockInput | DateClockInput)
+            name for name, field in form.fields.items() if isinstance(field.widget, ClockInput | DateClockInput)
         )
     assert typed == {
         "DrawMoveForm": ["scheduled_at"],
@@ -130,8 +135,8 @@ def test_a_time_shows_and_reads_on_the_24_hour_clock():
     assert 'value="2026-12-05 21:00"' in DateClockInput().render("m", dt.datetime(2026, 12, 5, 21, 0))
 
     class ClockForm(forms.Form):
-        at = forms.TimeField(widget=ClockInput())
-        moment = BoundedDateTimeField(widget=DateClockInput())
+        at = ClockField()
+        moment = BoundedDateTimeField()
 
     typed = ClockForm({"at": "21:00", "moment": "2026-12-05 21:00"})
     assert typed.is_valid(), typed.errors
@@ -140,6 +145,9 @@ def test_a_time_shows_and_reads_on_the_24_hour_clock():
     assert ClockForm({"at": "21:00", "moment": "2026-12-05T21:00"}).is_valid()  # an ISO "T", as before
     twelve_hour = ClockForm({"at": "9:00 PM", "moment": "2026-12-05 9:00 PM"})
     assert set(twelve_hour.errors) == {"at", "moment"}
+    # In words that say how to type it, the picker being gone.
+    assert twelve_hour.errors["at"] == ["Enter a valid time. Type it as HH:MM on the 24-hour clock, e.g. 13:00."]
+    assert "YYYY-MM-DD HH:MM on the 24-hour clock" in twelve_hour.errors["moment"][0]
     # A typed moment has no calendar range to show; the date's bounds are still enforced.
     assert "min" not in ClockForm().fields["moment"].widget.attrs
     assert "moment" in ClockForm({"at": "21:00", "moment": "2101-01-01 00:00"}).errors
